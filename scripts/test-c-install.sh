@@ -1,0 +1,53 @@
+#!/bin/sh
+# Checks an installation made by `make install PREFIX=...` the way a user
+# meets it: the files are where randp.pc says, and the C test program builds
+# from `pkg-config` flags alone, once fully static (`pkg-config --static`
+# with -static, so Libs.private must be complete) and once against the
+# shared library, and both binaries pass.
+#
+# Usage: scripts/test-c-install.sh PREFIX TEST_SOURCE VERSION
+set -eu
+
+prefix=$1
+src=$2
+version=$3
+CC=${CC:-cc}
+
+fail() {
+	echo "test-c-install: $*" >&2
+	exit 1
+}
+
+for f in include/randp.h lib/librandp.a lib/librandp.so lib/pkgconfig/randp.pc; do
+	[ -f "$prefix/$f" ] || fail "$prefix/$f was not installed"
+done
+cmp -s include/randp.h "$prefix/include/randp.h" || fail "installed randp.h differs from include/randp.h"
+cmp -s build/librandp.a "$prefix/lib/librandp.a" || fail "installed librandp.a differs from build/librandp.a"
+
+PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+export PKG_CONFIG_PATH
+PKG_CONFIG_LIBDIR=$PKG_CONFIG_PATH # only this installation, not the system's
+export PKG_CONFIG_LIBDIR
+
+[ "$(pkg-config --modversion randp)" = "$version" ] || fail "randp.pc version is not $version"
+[ "$(pkg-config --variable=libdir randp)" = "$prefix/lib" ] || fail "randp.pc libdir is not $prefix/lib"
+cflags=$(pkg-config --cflags randp)
+static_libs=$(pkg-config --libs --static randp)
+shared_libs=$(pkg-config --libs randp)
+echo "test-c-install: cflags: $cflags; --libs --static: $static_libs"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# shellcheck disable=SC2086 # the flags are word lists
+"$CC" -std=c17 -O2 -static $cflags "$src" $static_libs -o "$out/static"
+if readelf -d "$out/static" | grep -q NEEDED; then
+	fail "the -static build still needs shared libraries"
+fi
+"$out/static"
+
+# shellcheck disable=SC2086
+"$CC" -std=c17 -O2 $cflags "$src" $shared_libs -Wl,-rpath,"$prefix/lib" -o "$out/shared"
+readelf -d "$out/shared" | grep -q 'NEEDED.*\[librandp\.so\]' || fail "the pkg-config build does not load librandp.so"
+"$out/shared"
+echo "test-c-install: static and shared builds from pkg-config pass"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Prints the pkg-config file randp.pc for an installation.
+#
+# Usage: scripts/write-randp-pc.sh PREFIX LIBDIR INCLUDEDIR VERSION
+#
+# Libs.private lists what the static library needs beyond libc, as
+# `rustc --print native-static-libs` reports it for linux-gnu (on glibc 2.34
+# and newer these are stubs inside libc, but naming them keeps older systems
+# and `-static` links working). The unwinder (libgcc_s / libgcc_eh) is left
+# to the compiler driver, which adds the right one for static and dynamic links.
+set -eu
+
+prefix=$1
+libdir=$2
+includedir=$3
+version=$4
+
+# Directories under the prefix are written relative to it, as pkg-config
+# files usually are, so --define-variable=prefix=... can move them.
+case $libdir in "$prefix"/*) libdir="\${prefix}${libdir#"$prefix"}" ;; esac
+case $includedir in "$prefix"/*) includedir="\${prefix}${includedir#"$prefix"}" ;; esac
+
+cat <<PC
+prefix=$prefix
+libdir=$libdir
+includedir=$includedir
+
+Name: randp
+Description: Unpredictable random numbers as cheap as predictable ones (per-thread, fork-safe AES-256-CTR fast-key-erasure CSPRNG)
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lrandp
+Libs.private: -lutil -lrt -lpthread -lm -ldl
+PC
