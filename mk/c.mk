@@ -1,0 +1,114 @@
+# C side: the symbol-localized static library, the C tests, `make install`
+# and the prebuilt library committed in the Go module.
+#
+#   make staticlib       build/librandp.a, exporting only the randp_* functions
+#   make test-c          C tests against build/librandp.a, librandp.so and an install
+#   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
+#   make go-lib          refresh go/lib/linux_amd64/ (library + INPUTS.sha256)
+#   make check-go-lib    fail if go/lib/linux_amd64/ is stale
+
+STATICLIB    := build/librandp.a
+C_BUILD      := build/c
+C_TEST_SRC   := tests/c
+C_STD_FLAGS  := -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror
+CXX          ?= c++
+# What a program linked with build/librandp.a needs beyond libc (see
+# scripts/write-randp-pc.sh for why these, and randp.pc for installed use).
+RANDP_LIBS_PRIVATE := -lutil -lrt -lpthread -lm -ldl
+
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+CRATE_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+
+GO_LIB_DIR := go/lib/linux_amd64
+
+.PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
+	test-c-install install go-lib check-go-lib
+
+staticlib: build
+	scripts/localize-staticlib.sh $(RELEASE_DIR)/librandp.a $(STATICLIB)
+
+TEST_TARGETS += test-c check-go-lib
+test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install
+	@echo "test-c: all C tests passed"
+
+# build/librandp.a and librandp.so export exactly the header's functions; the
+# unlocalized Rust archive must fail the same check (so the check can fail).
+test-c-exports: staticlib
+	scripts/check-exports.sh $(STATICLIB) include/randp.h
+	scripts/check-exports.sh $(RELEASE_DIR)/librandp.so include/randp.h
+	@if scripts/check-exports.sh $(RELEASE_DIR)/librandp.a include/randp.h >/dev/null 2>&1; then \
+		echo "test-c-exports: the check accepted the unlocalized $(RELEASE_DIR)/librandp.a" >&2; exit 1; \
+	else echo "test-c-exports: the check rejects the unlocalized $(RELEASE_DIR)/librandp.a, as it must"; fi
+
+# The API test, linked statically against build/librandp.a and dynamically
+# against the cdylib; readelf shows which library each binary really uses.
+test-c-api: staticlib
+	@mkdir -p $(C_BUILD)
+	$(CC) $(C_STD_FLAGS) -Iinclude $(C_TEST_SRC)/test_randp.c $(STATICLIB) \
+		$(RANDP_LIBS_PRIVATE) -o $(C_BUILD)/test_randp_static
+	@if readelf -d $(C_BUILD)/test_randp_static | grep -q 'librandp'; then \
+		echo "test-c-api: test_randp_static depends on a shared librandp" >&2; exit 1; fi
+	$(C_BUILD)/test_randp_static
+	$(CC) $(C_STD_FLAGS) -Iinclude $(C_TEST_SRC)/test_randp.c \
+		-L$(RELEASE_DIR) -lrandp -Wl,-rpath,$(abspath $(RELEASE_DIR)) -o $(C_BUILD)/test_randp_shared
+	@readelf -d $(C_BUILD)/test_randp_shared | grep -q 'NEEDED.*\[librandp\.so\]' || { \
+		echo "test-c-api: test_randp_shared does not load librandp.so" >&2; exit 1; }
+	$(C_BUILD)/test_randp_shared
+
+# planet36/randp compatibility: its declarations agree with ours, and a
+# program written for it builds unchanged as C17 and C++17 and runs.
+test-c-compat: staticlib
+	@mkdir -p $(C_BUILD)
+	$(CC) -std=c17 -Wall -Wextra -Werror -Iinclude -fsyntax-only $(C_TEST_SRC)/planet36_decls.c
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iinclude -fsyntax-only -x c++ $(C_TEST_SRC)/planet36_decls.c
+	$(CC) -std=c17 -Wall -Wextra -Werror -Iinclude $(C_TEST_SRC)/planet36_program.c $(STATICLIB) \
+		$(RANDP_LIBS_PRIVATE) -o $(C_BUILD)/planet36_program_c
+	$(C_BUILD)/planet36_program_c
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -Iinclude -x c++ $(C_TEST_SRC)/planet36_program.c -x none \
+		$(STATICLIB) $(RANDP_LIBS_PRIVATE) -o $(C_BUILD)/planet36_program_cxx
+	$(C_BUILD)/planet36_program_cxx
+
+# build/librandp.a links into one program beside another LTO-built Rust
+# staticlib and both work; the unlocalized archive fails that same link.
+test-c-two-staticlibs: staticlib
+	@mkdir -p $(C_BUILD)
+	$(CARGO) build --release --locked --quiet --manifest-path $(C_TEST_SRC)/other-staticlib/Cargo.toml \
+		--target-dir $(C_BUILD)/other-staticlib
+	$(CC) -std=c17 -O2 -Wall -Wextra -Werror -Iinclude $(C_TEST_SRC)/two_staticlibs.c $(STATICLIB) \
+		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) \
+		-o $(C_BUILD)/two_staticlibs
+	$(C_BUILD)/two_staticlibs
+	@if $(CC) -Iinclude $(C_TEST_SRC)/two_staticlibs.c $(RELEASE_DIR)/librandp.a \
+		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) \
+		-o $(C_BUILD)/two_staticlibs_unlocalized >/dev/null 2>&1; then \
+		echo "test-c-two-staticlibs: the unlocalized archives linked; the test shows nothing" >&2; exit 1; \
+	else echo "test-c-two-staticlibs: the unlocalized archives clash, as expected"; fi
+
+# Install into a temporary prefix and build with pkg-config, statically
+# (`pkg-config --static`, -static) and dynamically.
+test-c-install: staticlib
+	@command -v pkg-config >/dev/null || (apt-get update && apt-get install -y pkg-config)
+	@rm -rf $(C_BUILD)/prefix
+	$(MAKE) --no-print-directory install PREFIX=$(abspath $(C_BUILD)/prefix)
+	CC="$(CC)" scripts/test-c-install.sh $(abspath $(C_BUILD)/prefix) $(C_TEST_SRC)/test_randp.c $(CRATE_VERSION)
+
+install: staticlib
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 0644 include/randp.h $(DESTDIR)$(INCLUDEDIR)/randp.h
+	install -m 0644 $(STATICLIB) $(DESTDIR)$(LIBDIR)/librandp.a
+	install -m 0755 $(RELEASE_DIR)/librandp.so $(DESTDIR)$(LIBDIR)/librandp.so
+	scripts/write-randp-pc.sh $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(CRATE_VERSION) \
+		>$(DESTDIR)$(LIBDIR)/pkgconfig/randp.pc
+
+# The Go module links go/lib/linux_amd64/librandp.a (no cargo for Go users);
+# INPUTS.sha256 records what it was built from.
+go-lib: staticlib
+	@mkdir -p $(GO_LIB_DIR)
+	cp $(STATICLIB) $(GO_LIB_DIR)/librandp.a
+	scripts/go-lib-inputs.sh >$(GO_LIB_DIR)/INPUTS.sha256
+	@cat $(GO_LIB_DIR)/INPUTS.sha256
+
+check-go-lib:
+	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR)/INPUTS.sha256
+	scripts/check-exports.sh $(GO_LIB_DIR)/librandp.a include/randp.h
