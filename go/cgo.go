@@ -1,0 +1,66 @@
+package randp
+
+// This is the only file of the package that imports "C": every call across the
+// cgo boundary goes through the three wrappers below.
+//
+// Linking. By default the package links the prebuilt static library committed
+// in lib/linux_amd64/ (built by `make go-lib` from this repository's Rust
+// source with LTO; only randp_* symbols are global), so `go get` never runs
+// cargo and a user needs only Go and a C compiler. Build with
+// `-tags randp_local` to link ../build/librandp.a, the library `make staticlib`
+// builds from the working tree, instead.
+//
+// The prototypes are declared here rather than included from
+// ../include/randp.h so that the module is self-contained outside the
+// repository; TestPrototypesMatchHeader checks them against the header.
+//
+// noescape: the C functions do not keep the pointers they are given, so Go
+// buffers passed to randp_read need not escape to the heap. nocallback: they
+// never call back into Go, which lets the runtime skip preparing for it.
+
+/*
+#cgo linux,amd64,!randp_local LDFLAGS: ${SRCDIR}/lib/linux_amd64/librandp.a
+#cgo randp_local LDFLAGS: ${SRCDIR}/../build/librandp.a
+#cgo LDFLAGS: -lutil -lrt -lpthread -lm -ldl
+
+#cgo noescape randp_read
+#cgo nocallback randp_read
+#cgo noescape randp_uint64
+#cgo nocallback randp_uint64
+#cgo noescape randp_int63
+#cgo nocallback randp_int63
+
+#include <stddef.h>
+#include <stdint.h>
+
+int randp_read(void *buf, size_t len);
+uint64_t randp_uint64(void);
+int64_t randp_int63(void);
+*/
+import "C"
+
+import "unsafe"
+
+// cRead fills the n bytes at p with one call to randp_read. p must point to
+// at least n writable bytes that hold no Go pointers.
+func cRead(p unsafe.Pointer, n int) {
+	if n <= 0 {
+		return
+	}
+	// SAFETY: p points to n writable bytes owned by the caller (a slice's
+	// backing array or a buffer field) that contain no Go pointers; randp_read
+	// writes exactly n bytes there and keeps no reference (noescape), and the
+	// goroutine's stack cannot move while it is inside the C call.
+	if C.randp_read(p, C.size_t(n)) != 0 {
+		// randp_read fails only for a NULL buffer with n > 0, which p cannot
+		// be here; any other failure of the library aborts the process.
+		panic("randp: randp_read rejected a non-nil buffer")
+	}
+}
+
+// cUint64 returns 64 uniform bits from one call to randp_uint64.
+func cUint64() uint64 { return uint64(C.randp_uint64()) }
+
+// cInt63 returns a non-negative int64 with 63 uniform bits from one call to
+// randp_int63.
+func cInt63() int64 { return int64(C.randp_int63()) }

@@ -1,0 +1,41 @@
+// Package randp provides unpredictable random numbers about as cheaply as
+// math/rand provides predictable ones.
+//
+// The numbers come from randp, a per-thread, fork-safe AES-256-CTR generator
+// with fast key erasure, seeded from the operating system and written in Rust;
+// this package reaches it through cgo and buffers its output on the Go side so
+// that most values cost no cgo call at all.
+//
+// There are three ways in:
+//
+//   - Source returns a math/rand and math/rand/v2 source, so the whole
+//     math/rand API works on unpredictable numbers:
+//     rand.New(randp.Source()). Like every math/rand source it is not safe
+//     for concurrent use; give each goroutine its own.
+//   - Reader and Read replace crypto/rand.Reader and crypto/rand.Read.
+//   - Uint64, IntN, N, Shuffle, Perm and the other package-level functions
+//     have math/rand/v2's names and semantics (and those of decred's
+//     crypto/rand) and are safe for concurrent use.
+//
+// # Buffers
+//
+// Source and the package-level functions keep BufferSize bytes of generator
+// output in Go memory. Each byte is overwritten with zero as it is handed
+// out, so a buffer never holds output that has already been used. The
+// package-level functions and small reads share one buffer per P (see
+// runtime.GOMAXPROCS); those buffers live as long as the process.
+//
+// # Failure
+//
+// Nothing here returns an error. If the operating system's entropy source
+// fails, the randp library prints a message to standard error and aborts the
+// process; it never returns weak bytes.
+//
+// # Building
+//
+// The package links a prebuilt static library for linux/amd64 that is
+// committed in the module (lib/linux_amd64/librandp.a), so building needs
+// only Go and a C compiler (cgo), not Rust. Inside the randp repository, the
+// build tag randp_local links the library built by `make staticlib`
+// (../build/librandp.a) instead.
+package randp

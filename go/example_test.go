@@ -1,0 +1,58 @@
+package randp_test
+
+import (
+	"fmt"
+	mathrand "math/rand"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	randp "github.com/randp/randp/go"
+)
+
+// A randp Source plugs into math/rand/v2: every method of rand.Rand then
+// returns unpredictable values. A Source is not safe for concurrent use;
+// give each goroutine its own, or use the package-level functions.
+func ExampleSource() {
+	r := rand.New(randp.Source())
+	die := r.IntN(6) + 1
+	fmt.Println(die >= 1 && die <= 6)
+	// Output: true
+}
+
+// The same Source works with the original math/rand package.
+func ExampleSource_mathRand() {
+	r := mathrand.New(randp.Source())
+	fmt.Println(r.Int63() >= 0, r.Intn(10) < 10)
+	// Output: true true
+}
+
+// Reader replaces crypto/rand.Reader; it never fails.
+func ExampleReader() {
+	key := make([]byte, 32)
+	n, err := randp.Reader.Read(key)
+	fmt.Println(n, err)
+	// Output: 32 <nil>
+}
+
+// Read replaces crypto/rand.Read: it always fills the slice.
+func ExampleRead() {
+	nonce := make([]byte, 12)
+	randp.Read(nonce)
+	fmt.Printf("%x\n", nonce)
+}
+
+// ShuffleSlice shuffles any slice in place; it is safe for concurrent use.
+func ExampleShuffleSlice() {
+	deck := []string{"A♠", "K♠", "Q♠", "J♠", "10♠"}
+	randp.ShuffleSlice(deck)
+	fmt.Println(len(deck), slices.Contains(deck, "A♠"))
+	// Output: 5 true
+}
+
+// N works with any integer type, including time.Duration.
+func ExampleN() {
+	backoff := time.Second + randp.N(500*time.Millisecond)
+	fmt.Println(backoff >= time.Second && backoff < 1500*time.Millisecond)
+	// Output: true
+}

@@ -1,0 +1,132 @@
+package randp
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"time"
+)
+
+// The package-level functions below are safe for concurrent use. Those
+// taking a bound use math/rand/v2's algorithms (through a rand.Rand over the
+// per-P buffers), so they are uniform and panic exactly as math/rand/v2's
+// functions of the same name do.
+
+// Uint64 returns 64 uniform, unpredictable bits as a uint64.
+func Uint64() uint64 {
+	sh := pin()
+	if sh.busy.Load() != 0 {
+		// Another goroutine is refilling this P's buffer.
+		unpin(sh)
+		return cUint64()
+	}
+	if left := sh.left; left >= 8 {
+		b := (*[8]byte)(sh.buf[BufferSize-left:])
+		v := binary.LittleEndian.Uint64(b[:])
+		*b = [8]byte{}
+		sh.left = left - 8
+		unpin(sh)
+		return v
+	}
+	return uint64Refill(sh)
+}
+
+// uint64Refill is Uint64's slow path: sh, still pinned and not busy, has
+// fewer than 8 bytes left. It refills sh unpinned and takes the first value.
+func uint64Refill(sh *shard) uint64 {
+	sh.busy.Store(1)
+	unpin(sh)
+	sh.refill()
+	b := (*[8]byte)(sh.buf[:8])
+	v := binary.LittleEndian.Uint64(b[:])
+	*b = [8]byte{}
+	sh.left = BufferSize - 8
+	sh.busy.Store(0)
+	return v
+}
+
+// globalSource is the math/rand/v2 Source behind global.
+type globalSource struct{}
+
+func (globalSource) Uint64() uint64 { return Uint64() }
+
+// global gives the package-level functions math/rand/v2's algorithms. A
+// rand.Rand holds no state besides its source, which is safe for concurrent
+// use, so global is too.
+var global = rand.New(globalSource{})
+
+// Uint32 returns 32 uniform, unpredictable bits as a uint32.
+func Uint32() uint32 { return uint32(Uint64() >> 32) }
+
+// Int64 returns a non-negative unpredictable 63-bit integer as an int64.
+func Int64() int64 { return int64(Uint64() &^ (1 << 63)) }
+
+// Int32 returns a non-negative unpredictable 31-bit integer as an int32.
+func Int32() int32 { return int32(Uint64() >> 33) }
+
+// Int returns a non-negative unpredictable int.
+func Int() int { return int(uint(Uint64()) << 1 >> 1) }
+
+// Int64N returns, as an int64, a uniform unpredictable integer in [0, n).
+// It panics if n <= 0.
+func Int64N(n int64) int64 { return global.Int64N(n) }
+
+// Uint64N returns, as a uint64, a uniform unpredictable integer in [0, n).
+// It panics if n == 0.
+func Uint64N(n uint64) uint64 { return global.Uint64N(n) }
+
+// Int32N returns, as an int32, a uniform unpredictable integer in [0, n).
+// It panics if n <= 0.
+func Int32N(n int32) int32 { return global.Int32N(n) }
+
+// Uint32N returns, as a uint32, a uniform unpredictable integer in [0, n).
+// It panics if n == 0.
+func Uint32N(n uint32) uint32 { return global.Uint32N(n) }
+
+// IntN returns, as an int, a uniform unpredictable integer in [0, n).
+// It panics if n <= 0.
+func IntN(n int) int { return global.IntN(n) }
+
+// UintN returns, as a uint, a uniform unpredictable integer in [0, n).
+// It panics if n == 0.
+func UintN(n uint) uint { return global.UintN(n) }
+
+// intType is the set of integer types N accepts, as in math/rand/v2.
+type intType interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+// N returns a uniform unpredictable integer in [0, n) of any integer type,
+// including types defined on one such as time.Duration. It panics if n <= 0.
+func N[Int intType](n Int) Int {
+	if n <= 0 {
+		panic("invalid argument to N")
+	}
+	return Int(global.Uint64N(uint64(n)))
+}
+
+// Duration returns a uniform unpredictable duration in [0, n).
+// It panics if n <= 0.
+func Duration(n time.Duration) time.Duration {
+	if n <= 0 {
+		panic("invalid argument to Duration")
+	}
+	return time.Duration(global.Uint64N(uint64(n)))
+}
+
+// Shuffle puts n elements in a uniformly random, unpredictable order by
+// calling swap(i, j) to exchange elements i and j. It panics if n < 0.
+func Shuffle(n int, swap func(i, j int)) { global.Shuffle(n, swap) }
+
+// ShuffleSlice puts the elements of s in a uniformly random, unpredictable
+// order (a Fisher-Yates shuffle, as Shuffle performs).
+func ShuffleSlice[S ~[]E, E any](s S) {
+	for i := len(s) - 1; i > 0; i-- {
+		j := int(global.Uint64N(uint64(i + 1)))
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// Perm returns a uniformly random, unpredictable permutation of the integers
+// [0, n) as a slice of n ints. It panics if n < 0.
+func Perm(n int) []int { return global.Perm(n) }

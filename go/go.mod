@@ -1,0 +1,3 @@
+module github.com/randp/randp/go
+
+go 1.24

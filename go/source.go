@@ -1,0 +1,76 @@
+package randp
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// BufferSize is the number of bytes of generator output that each Go-side
+// buffer holds: one per Buffered source and one per P for the package-level
+// functions. A buffer is refilled with a single cgo call when it runs out.
+const BufferSize = 4096
+
+// seedPanic is the value Seed panics with.
+const seedPanic = "randp: Seed called on a randp source, which cannot be seeded: its output is unpredictable by design"
+
+// Buffered is a math/rand Source64 and a math/rand/v2 Source that draws
+// BufferSize bytes at a time from the randp library and hands them out eight
+// at a time, zeroing each value's bytes as it goes.
+//
+// A Buffered must not be used from more than one goroutine at once (like
+// every math/rand source); give each goroutine its own, or use the
+// package-level functions, which are safe for concurrent use. The zero value
+// is ready to use. It must not be copied after first use.
+type Buffered struct {
+	// left counts the unused bytes at the end of buf; buf[:BufferSize-left]
+	// has been handed out and zeroed.
+	left uint
+	buf  [BufferSize]byte
+}
+
+// Source returns a new Buffered source, for use as
+// rand.New(randp.Source()) with math/rand or math/rand/v2.
+// It is not safe for concurrent use.
+func Source() *Buffered { return new(Buffered) }
+
+// Uint64 returns 64 uniform, unpredictable bits.
+func (s *Buffered) Uint64() uint64 {
+	left := s.left
+	if left < 8 {
+		// The buffer is consumed 8 bytes at a time, so left is 0 here.
+		cRead(unsafe.Pointer(&s.buf), BufferSize)
+		left = BufferSize
+	}
+	i := (BufferSize - left) % BufferSize
+	b := (*[8]byte)(s.buf[i : i+8])
+	v := binary.LittleEndian.Uint64(b[:])
+	*b = [8]byte{}
+	s.left = left - 8
+	return v
+}
+
+// Int63 returns a non-negative int64 with 63 uniform, unpredictable bits.
+func (s *Buffered) Int63() int64 { return int64(s.Uint64() & (1<<63 - 1)) }
+
+// Seed panics: a randp source cannot be seeded. It exists so that Buffered
+// implements math/rand's Source.
+func (s *Buffered) Seed(int64) { panic(seedPanic) }
+
+// Unbuffered is a math/rand Source64 and a math/rand/v2 Source that makes one
+// cgo call per value. It holds no state and is safe for concurrent use, but
+// costs a cgo call per value; it exists mainly to show what Buffered saves.
+type Unbuffered struct{}
+
+// UnbufferedSource returns an Unbuffered source, for use as
+// rand.New(randp.UnbufferedSource()).
+func UnbufferedSource() Unbuffered { return Unbuffered{} }
+
+// Uint64 returns 64 uniform, unpredictable bits.
+func (Unbuffered) Uint64() uint64 { return cUint64() }
+
+// Int63 returns a non-negative int64 with 63 uniform, unpredictable bits.
+func (Unbuffered) Int63() int64 { return cInt63() }
+
+// Seed panics: a randp source cannot be seeded. It exists so that Unbuffered
+// implements math/rand's Source.
+func (Unbuffered) Seed(int64) { panic(seedPanic) }
