@@ -13,7 +13,11 @@ import (
 
 // Uint64 returns 64 uniform, unpredictable bits as a uint64.
 func Uint64() uint64 {
-	sh := pin()
+	sh := pinned(procPin())
+	if sh == nil {
+		sh = pinSlow()
+	}
+	raceAcquire(sh)
 	if sh.busy.Load() != 0 {
 		// Another goroutine is refilling this P's buffer.
 		unpin(sh)

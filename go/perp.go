@@ -63,24 +63,32 @@ var (
 	shardsMu sync.Mutex // serialises growing shards
 )
 
-// pin pins the calling goroutine to its P and returns that P's shard. The
-// caller must call unpin(s) and may use s only until then.
-func pin() *shard {
-	pid := procPin()
-	if p := shards.Load(); p != nil {
-		if s := *p; uint(pid) < uint(len(s)) {
-			if sh := s[pid]; sh != nil {
-				raceAcquire(sh)
-				return sh
-			}
-		}
+// Pinning goes
+//
+//	sh := pinned(procPin())
+//	if sh == nil {
+//		sh = pinSlow()
+//	}
+//	raceAcquire(sh)
+//	... use sh ...
+//	unpin(sh)
+//
+// written out at each use so that the fast path makes no call besides
+// procPin and procUnpin.
+
+// pinned returns the shard of P pid, or nil if it has none yet.
+func pinned(pid int) *shard {
+	if p := shards.Load(); p != nil && uint(pid) < uint(len(*p)) {
+		return (*p)[pid]
 	}
-	return pinSlow()
+	return nil
 }
 
-// pinSlow is pin for a P that has no shard yet: it creates one.
+// pinSlow is called pinned, for a P that has no shard yet; it creates one
+// and returns, pinned again (possibly to another P), that P's shard.
 func pinSlow() *shard {
 	procUnpin()
+	procs := runtime.GOMAXPROCS(0)
 	shardsMu.Lock()
 	defer shardsMu.Unlock()
 	pid := procPin()
@@ -89,20 +97,18 @@ func pinSlow() *shard {
 		old = *p
 	}
 	if pid < len(old) && old[pid] != nil {
-		raceAcquire(old[pid])
 		return old[pid]
 	}
-	n := max(len(old), runtime.GOMAXPROCS(0), pid+1)
+	n := max(len(old), procs, pid+1)
 	s := make([]*shard, n)
 	copy(s, old)
 	sh := new(shard)
 	s[pid] = sh
 	shards.Store(&s)
-	raceAcquire(sh)
 	return sh
 }
 
-// unpin releases the pin taken by pin.
+// unpin ends a pinned section.
 func unpin(sh *shard) {
 	raceRelease(sh)
 	procUnpin()

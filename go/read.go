@@ -40,7 +40,11 @@ func Read(b []byte) (n int, err error) {
 // buffer, zeroing the bytes it hands out.
 func readBuffered(b []byte) {
 	n := uint(len(b))
-	sh := pin()
+	sh := pinned(procPin())
+	if sh == nil {
+		sh = pinSlow()
+	}
+	raceAcquire(sh)
 	if sh.busy.Load() != 0 {
 		// Another goroutine is refilling this P's buffer.
 		unpin(sh)
