@@ -25,6 +25,11 @@
 // package-level functions and small reads share one buffer per P (see
 // runtime.GOMAXPROCS); those buffers live as long as the process.
 //
+// The randp library wipes its own per-thread state in a forked child. The Go
+// runtime never forks without immediately calling exec (os/exec,
+// syscall.ForkExec), so the Go-side buffers are never shared with a child
+// that runs Go code.
+//
 // # Failure
 //
 // Nothing here returns an error. If the operating system's entropy source
