@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// sweepTable prints the table of one parameter sweep of benches/sweep.rs:
+// groups <sweep>_fill_1MiB, <sweep>_fill_256B and <sweep>_u64, one benchmark
+// per parameter value.
+func sweepTable(crit critSet, sweep string) (string, error) {
+	var param, unit string
+	switch sweep {
+	case "num_blocks":
+		param, unit = "BLOCKS (16-byte AES blocks)", "buffer"
+	case "reseed_countdown":
+		param, unit = "RESEED (bytes)", "reseed every"
+	default:
+		return "", fmt.Errorf("unknown sweep %q (num_blocks or reseed_countdown)", sweep)
+	}
+	fill := crit[sweep+"_fill_1MiB"]
+	small := crit[sweep+"_fill_256B"]
+	words := crit[sweep+"_u64"]
+	if len(fill) == 0 {
+		return "", fmt.Errorf("no results for sweep %s (run: cargo bench --features internals --bench sweep -- %s)", sweep, sweep)
+	}
+	var values []int
+	for k := range fill {
+		v, err := strconv.Atoi(k)
+		if err != nil {
+			return "", fmt.Errorf("sweep %s: parameter %q: %w", sweep, k, err)
+		}
+		values = append(values, v)
+	}
+	slices.Sort(values)
+	t := &table{head: []string{param, unit, "fill 1 MiB, GB/s", "fill 256 B, ns per call", "u64, ns per call"}}
+	for _, v := range values {
+		k := strconv.Itoa(v)
+		size := v
+		if sweep == "num_blocks" {
+			size = v * 16
+		}
+		cells := []string{k, kib(size), "—", "—", "—"}
+		if r, ok := fill[k]; ok {
+			cells[2] = fmt.Sprintf("%.2f", r.GBps())
+		}
+		if r, ok := small[k]; ok {
+			cells[3] = fmt.Sprintf("%.1f", r.MedianNs)
+		}
+		if r, ok := words[k]; ok {
+			cells[4] = fmt.Sprintf("%.2f", r.NsPerElement())
+		}
+		t.row(cells...)
+	}
+	return t.String(), nil
+}
+
+func kib(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	default:
+		return strings.TrimSpace(fmt.Sprintf("%d B", n))
+	}
+}
