@@ -26,6 +26,7 @@ BENCH_COUNT      ?= 6
 CARGO_BENCH = CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion \
 	$(CARGO) bench --locked --features internals
 BENCH_REPORT = cd tools/benchreport && $(GO) run .
+BENCH_DESCRIBE = criterion $(BENCH_WARMUP_MS) ms warm-up + $(BENCH_MEASURE_MS) ms measurement, $(BENCH_SAMPLES) samples (sweeps: $(SWEEP_WARMUP_MS) + $(SWEEP_MEASURE_MS) ms, 10 samples); go test -benchtime $(BENCHTIME) -count $(BENCH_COUNT)
 SWEEP_ENV = RANDP_BENCH_WARMUP_MS=$(SWEEP_WARMUP_MS) RANDP_BENCH_MEASURE_MS=$(SWEEP_MEASURE_MS) RANDP_BENCH_SAMPLES=10
 
 .PHONY: bench bench-quick bench-run bench-rust bench-sweeps bench-go num-blocks reseed-countdown bench-smoke
@@ -41,9 +42,7 @@ bench-run: staticlib
 	rm -rf $(BENCH_DIR)
 	mkdir -p $(BENCH_DIR)
 	$(MAKE) bench-rust bench-sweeps bench-go
-	$(BENCH_REPORT) -root ../.. -describe "criterion $(BENCH_WARMUP_MS) ms warm-up + $(BENCH_MEASURE_MS) ms \
-		measurement, $(BENCH_SAMPLES) samples (sweeps $(SWEEP_WARMUP_MS) + $(SWEEP_MEASURE_MS) ms); \
-		go test -benchtime $(BENCHTIME) -count $(BENCH_COUNT)"
+	$(BENCH_REPORT) -root ../.. -describe "$(BENCH_DESCRIBE)"
 
 bench-rust:
 	mkdir -p $(BENCH_DIR)
