@@ -35,22 +35,39 @@ func Source() *Buffered { return new(Buffered) }
 
 // Uint64 returns 64 uniform, unpredictable bits.
 func (s *Buffered) Uint64() uint64 {
-	left := s.left
-	if left < 8 {
-		// The buffer is consumed 8 bytes at a time, so left is 0 here.
-		cRead(unsafe.Pointer(&s.buf), BufferSize)
-		left = BufferSize
+	if s.left < 8 {
+		s.refill()
 	}
-	i := (BufferSize - left) % BufferSize
+	// The buffer is consumed 8 bytes at a time, so left is a multiple of 8
+	// in [8, BufferSize] and the mask changes nothing; it spares a bounds
+	// check.
+	i := (BufferSize - s.left) & (BufferSize - 8)
 	b := (*[8]byte)(s.buf[i : i+8])
 	v := binary.LittleEndian.Uint64(b[:])
 	*b = [8]byte{}
-	s.left = left - 8
+	s.left -= 8
 	return v
 }
 
 // Int63 returns a non-negative int64 with 63 uniform, unpredictable bits.
-func (s *Buffered) Int63() int64 { return int64(s.Uint64() & (1<<63 - 1)) }
+func (s *Buffered) Int63() int64 {
+	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
+	if s.left < 8 {
+		s.refill()
+	}
+	i := (BufferSize - s.left) & (BufferSize - 8)
+	b := (*[8]byte)(s.buf[i : i+8])
+	v := binary.LittleEndian.Uint64(b[:])
+	*b = [8]byte{}
+	s.left -= 8
+	return int64(v &^ (1 << 63))
+}
+
+// refill fills the buffer with one cgo call.
+func (s *Buffered) refill() {
+	cRead(unsafe.Pointer(&s.buf), BufferSize)
+	s.left = BufferSize
+}
 
 // Seed panics: a randp source cannot be seeded. It exists so that Buffered
 // implements math/rand's Source.
