@@ -1,0 +1,216 @@
+//! The free functions: every draw goes to the calling thread's generator, or
+//! straight to the OS when that generator cannot serve the call.
+
+use crate::bounded;
+use crate::entropy;
+use crate::thread_state::with_generator;
+
+/// Fills `dst` with unpredictable bytes.
+///
+/// Never fails and never returns predictable bytes: if the OS entropy source
+/// fails when randp needs to (re)seed, the process is aborted with a message.
+///
+/// # Examples
+/// ```
+/// let mut key = [0u8; 32];
+/// randp::fill_bytes(&mut key);
+/// ```
+#[inline]
+pub fn fill_bytes(dst: &mut [u8]) {
+    if dst.is_empty() {
+        return;
+    }
+    if with_generator(|g| g.fill_bytes(dst)).is_none() {
+        entropy::os_fill(dst);
+    }
+}
+
+/// Returns `N` unpredictable bytes: from the buffer on the fast path, else
+/// through [`fill_bytes`].
+#[inline(always)]
+fn bytes<const N: usize>() -> [u8; N] {
+    match with_generator(|g| g.take::<N>()) {
+        Some(Some(b)) => b,
+        _ => bytes_slow(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bytes_slow<const N: usize>() -> [u8; N] {
+    let mut b = [0; N];
+    fill_bytes(&mut b);
+    b
+}
+
+/// Returns a uniform random `u8`.
+///
+/// ```
+/// let _byte: u8 = randp::u8();
+/// ```
+#[inline]
+pub fn u8() -> u8 {
+    bytes::<1>()[0]
+}
+
+/// Returns a uniform random `u16`.
+///
+/// ```
+/// let _x: u16 = randp::u16();
+/// ```
+#[inline]
+pub fn u16() -> u16 {
+    u16::from_ne_bytes(bytes())
+}
+
+/// Returns a uniform random `u32`.
+///
+/// ```
+/// let _x: u32 = randp::u32();
+/// ```
+#[inline]
+pub fn u32() -> u32 {
+    u32::from_ne_bytes(bytes())
+}
+
+/// Returns a uniform random `u64`.
+///
+/// ```
+/// let _x: u64 = randp::u64();
+/// ```
+#[inline]
+pub fn u64() -> u64 {
+    u64::from_ne_bytes(bytes())
+}
+
+/// Returns a uniform random `u32` in `[0, bound)`, without modulo bias.
+///
+/// A `bound` of 0 or 1 returns 0, as planet36/randp's `randp_lt_u32` and
+/// `arc4random_uniform` do.
+///
+/// ```
+/// let die = randp::lt_u32(6) + 1;
+/// assert!((1..=6).contains(&die));
+/// assert_eq!(randp::lt_u32(0), 0);
+/// ```
+#[inline]
+pub fn lt_u32(bound: u32) -> u32 {
+    bounded::below_u32(bound, u32)
+}
+
+/// Returns a uniform random `u64` in `[0, bound)`, without modulo bias.
+///
+/// A `bound` of 0 or 1 returns 0, like [`lt_u32`].
+///
+/// ```
+/// assert!(randp::lt_u64(1 << 40) < 1 << 40);
+/// ```
+#[inline]
+pub fn lt_u64(bound: u64) -> u64 {
+    bounded::below_u64(bound, u64)
+}
+
+/// Whether the calling thread draws from its userspace generator (`true`),
+/// or reads the OS for every call (`false`) because the kernel does not
+/// honour MADV_WIPEONFORK (Linux before 4.14, some emulators). Both are
+/// secure; the second is slower. Diagnostic only.
+///
+/// ```
+/// println!("userspace generator: {}", randp::uses_userspace_generator());
+/// ```
+pub fn uses_userspace_generator() -> bool {
+    crate::thread_state::uses_generator()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pearson's chi-square statistic of `counts` against a uniform spread.
+    fn chi_square(counts: &[u64]) -> f64 {
+        let total: u64 = counts.iter().sum();
+        let expected = total as f64 / counts.len() as f64;
+        counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum()
+    }
+
+    /// A bound far beyond what chance gives for `df` degrees of freedom
+    /// (mean + 7 standard deviations of the chi-square distribution); a
+    /// modulo-biased method on the large bounds exceeds it a hundredfold.
+    fn limit(df: usize) -> f64 {
+        df as f64 + 7.0 * (2.0 * df as f64).sqrt()
+    }
+
+    fn check_u32(bound: u32, buckets: u32, draws: usize) {
+        let mut counts = vec![0u64; buckets as usize];
+        for _ in 0..draws {
+            let x = lt_u32(bound);
+            assert!(x < bound);
+            counts[(u64::from(x) * u64::from(buckets) / u64::from(bound)) as usize] += 1;
+        }
+        let stat = chi_square(&counts);
+        assert!(stat < limit(counts.len() - 1), "bound {bound}: chi-square {stat}");
+    }
+
+    fn check_u64(bound: u64, buckets: u64, draws: usize) {
+        let mut counts = vec![0u64; buckets as usize];
+        for _ in 0..draws {
+            let x = lt_u64(bound);
+            assert!(x < bound);
+            counts[(u128::from(x) * u128::from(buckets) / u128::from(bound)) as usize] += 1;
+        }
+        let stat = chi_square(&counts);
+        assert!(stat < limit(counts.len() - 1), "bound {bound}: chi-square {stat}");
+    }
+
+    #[test]
+    fn lt_u32_is_uniform() {
+        check_u32(3, 3, 300_000);
+        check_u32(7, 7, 300_000);
+        check_u32(1000, 1000, 2_000_000);
+        // Just above 2^31: modulo would make the lower half twice as likely.
+        check_u32((1 << 31) + 1, 64, 1_000_000);
+    }
+
+    #[test]
+    fn lt_u64_is_uniform() {
+        check_u64(3, 3, 300_000);
+        check_u64(7, 7, 300_000);
+        check_u64(1000, 1000, 2_000_000);
+        check_u64((1 << 63) + 1, 64, 1_000_000);
+    }
+
+    #[test]
+    fn trivial_bounds_return_zero() {
+        for _ in 0..100 {
+            assert_eq!(lt_u32(0), 0);
+            assert_eq!(lt_u32(1), 0);
+            assert_eq!(lt_u64(0), 0);
+            assert_eq!(lt_u64(1), 0);
+        }
+    }
+
+    #[test]
+    fn every_width_varies() {
+        let distinct = |f: &dyn Fn() -> u64| {
+            let mut v: Vec<u64> = (0..64).map(|_| f()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v.len()
+        };
+        assert!(distinct(&|| u64::from(u8())) > 30);
+        assert!(distinct(&|| u64::from(u16())) > 60);
+        assert_eq!(distinct(&|| u64::from(u32())), 64);
+        assert_eq!(distinct(&u64), 64);
+    }
+
+    #[test]
+    fn reads_of_any_size_are_filled() {
+        for len in [0, 1, 15, 16, 17, 4095, 16 * 1024, 16 * 1024 + 1, 3 * 16 * 1024 + 5, 1 << 20] {
+            let mut buf = vec![0u8; len + 2];
+            fill_bytes(&mut buf[1..=len]);
+            assert_eq!((buf[0], buf[len + 1]), (0, 0), "nothing written outside, len {len}");
+            // Any 16-byte window of real output is zero with probability 2^-128.
+            assert!(buf[1..=len].chunks(16).all(|c| c.len() < 16 || c != [0; 16]), "len {len}");
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! One generator per thread: where it lives, when it may be used, and when it
+//! is released.
+//!
+//! The state is mapped with MADV_WIPEONFORK (see `wipe_on_fork`), so a forked
+//! child finds it zeroed, and a zeroed generator reseeds before its first
+//! output. A thread's state is zeroed and unmapped when the thread exits.
+//!
+//! An `in_use` flag guards against re-entry from a signal handler on the same
+//! thread: a call that finds the flag set (it interrupted another call) reads
+//! the OS directly instead, as Linux's vgetrandom does. The flag is also how a
+//! fork made by a signal handler in the middle of a call is noticed: the child
+//! finds the flag wiped to zero when the interrupted call resumes, and throws
+//! away what that call produced.
+
+use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
+use crate::wipe_on_fork;
+use core::cell::Cell;
+use core::ptr::{self, NonNull};
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed, compiler_fence, Ordering::SeqCst};
+
+/// The generator every thread uses.
+pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
+
+#[repr(C)]
+struct ThreadState {
+    /// 1 while a call on this thread uses `generator`; 0 otherwise (and after a fork).
+    in_use: AtomicUsize,
+    generator: ThreadGenerator,
+}
+
+/// Marks a thread whose state is being mapped, so that a signal handler
+/// arriving meanwhile does not map a second one.
+const MAPPING: *mut ThreadState = ptr::dangling_mut();
+
+thread_local! {
+    /// This thread's state, or null before its first draw and after it exits.
+    static STATE: Cell<*mut ThreadState> = const { Cell::new(ptr::null_mut()) };
+    /// Releases this thread's state when the thread exits.
+    static RELEASE: Release = const { Release };
+}
+
+struct Release;
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let p = STATE.replace(ptr::null_mut());
+        if let Some(p) = NonNull::new(p).filter(|&p| p.as_ptr() != MAPPING) {
+            // SAFETY: `p` came from `wipe_on_fork::map` in `acquire`, and
+            // STATE no longer points at it, so no later call can reach it. A
+            // call interrupted by this thread's exit is impossible: thread-local
+            // destructors run after the thread's own code has returned.
+            unsafe { wipe_on_fork::unmap(p) };
+        }
+    }
+}
+
+/// Runs `f` on this thread's generator and returns its result, or returns
+/// `None` when this call must read the OS instead: it interrupted another call
+/// on this thread (a signal handler), the thread is exiting, the kernel does
+/// not honour MADV_WIPEONFORK, or a fork during `f` wiped the state.
+#[inline(always)]
+pub(crate) fn with_generator<R>(f: impl FnOnce(&mut ThreadGenerator) -> R) -> Option<R> {
+    let mut p = STATE.get();
+    if p.is_null() || p == MAPPING {
+        p = acquire()?.as_ptr();
+    }
+    // SAFETY: `p` is this thread's live state: it stays mapped until `Release`
+    // runs, which first takes it out of STATE. Only this thread reaches it.
+    let in_use = unsafe { &(*p).in_use };
+    if in_use.load(Relaxed) != 0 {
+        return None;
+    }
+    in_use.store(1, Relaxed);
+    compiler_fence(SeqCst);
+    // SAFETY: with `in_use` set, a signal handler on this thread leaves the
+    // generator alone, so this is the only reference to it while `f` runs.
+    let result = f(unsafe { &mut (*p).generator });
+    compiler_fence(SeqCst);
+    if in_use.load(Relaxed) != 1 {
+        // A signal handler forked while `f` ran and this is the child: what
+        // `f` produced may be the parent's, and the state is half wiped.
+        // SAFETY: as above; `in_use` is zero only because the kernel wiped it.
+        unsafe { (*p).generator.wipe() };
+        return None;
+    }
+    in_use.store(0, Relaxed);
+    Some(result)
+}
+
+/// Maps this thread's state on its first draw.
+#[cold]
+#[inline(never)]
+fn acquire() -> Option<NonNull<ThreadState>> {
+    if STATE.get() == MAPPING || !wipe_on_fork::honoured() {
+        return None;
+    }
+    STATE.set(MAPPING);
+    // Registering the release fails once the thread is being torn down; such
+    // late calls read the OS rather than leave a state behind.
+    let state = RELEASE.try_with(|_| ()).ok().and_then(|()| wipe_on_fork::map::<ThreadState>());
+    STATE.set(state.map_or(ptr::null_mut(), NonNull::as_ptr));
+    state
+}
+
+/// Whether this thread's draws come from its userspace generator (true), or
+/// straight from the OS because the kernel does not honour MADV_WIPEONFORK.
+pub(crate) fn uses_generator() -> bool {
+    with_generator(|_| ()).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_call_is_refused() {
+        let nested = with_generator(|_| with_generator(|_| ()));
+        assert_eq!(nested, Some(None), "a call inside a call must go to the OS");
+        assert!(with_generator(|_| ()).is_some(), "the flag is cleared afterwards");
+    }
+}
