@@ -1,0 +1,16 @@
+//! Generates the C header with cbindgen into OUT_DIR; `make header` copies it
+//! to include/randp.h, and a test fails while the committed copy is stale.
+
+fn main() {
+    println!("cargo:rerun-if-changed=src/ffi.rs");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
+    let out_dir = std::env::var("OUT_DIR").expect("set by cargo");
+    let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml");
+    cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen could not generate the header")
+        .write_to_file(format!("{out_dir}/randp.h"));
+}
