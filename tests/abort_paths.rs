@@ -1,0 +1,66 @@
+//! Every way randp gives up ends the process with a message and no output:
+//! an OS entropy source that fails at the first seed or at a later reseed, a
+//! NULL buffer passed to randp_bytes. Each case runs in a child process (this
+//! binary re-run with a role), because aborting is the behaviour under test.
+
+mod support;
+use support::{ROLE, fail_syscall, run_child, signal, write_all};
+
+const ENTROPY_MESSAGE: &str = "randp: the OS entropy source failed";
+
+fn child(role: &str) {
+    match role {
+        "first-seed" => {
+            fail_syscall(libc::SYS_getrandom, libc::EIO, None);
+            let mut b = [0u8; 64];
+            randp::fill_bytes(&mut b);
+            write_all(1, &b);
+        }
+        "reseed" => {
+            let mut b = vec![0u8; 4096];
+            randp::fill_bytes(&mut b); // seeded while the OS still answers
+            fail_syscall(libc::SYS_getrandom, libc::EIO, None);
+            // More than one reseed interval (1 MiB) must need the OS again.
+            let mut big = vec![0u8; 2 << 20];
+            randp::fill_bytes(&mut big);
+            write_all(1, &big);
+        }
+        "u64-first-seed" => {
+            fail_syscall(libc::SYS_getrandom, libc::EIO, None);
+            let x = randp::u64();
+            write_all(1, &x.to_ne_bytes());
+        }
+        "null-bytes" => {
+            // SAFETY: the documented abort case; nothing is written.
+            unsafe { randp::ffi::randp_bytes(std::ptr::null_mut(), 16) };
+            write_all(1, b"returned");
+        }
+        other => panic!("unknown role {other}"),
+    }
+    std::process::exit(0);
+}
+
+fn expect_abort(role: &str, message: &str) {
+    let out = run_child(role);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(signal(&out), Some(libc::SIGABRT), "{role}: status {:?}, stderr {stderr}", out.status);
+    assert!(stderr.contains(message), "{role}: stderr was {stderr:?}");
+    assert!(out.stdout.is_empty(), "{role}: {} bytes reached stdout", out.stdout.len());
+}
+
+fn main() {
+    if let Ok(role) = std::env::var(ROLE) {
+        child(&role);
+    }
+    let cases: &[(&str, &str)] = &[
+        ("first-seed", ENTROPY_MESSAGE),
+        ("reseed", ENTROPY_MESSAGE),
+        ("u64-first-seed", ENTROPY_MESSAGE),
+        ("null-bytes", "randp_bytes called with a NULL buffer"),
+    ];
+    for (role, message) in cases {
+        expect_abort(role, message);
+        println!("abort_paths::{role} ... ok");
+    }
+    println!("abort_paths: {} passed, 0 failed", cases.len());
+}

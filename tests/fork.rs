@@ -1,0 +1,77 @@
+//! A forked child never repeats its parent's bytes, however much of the
+//! parent's buffer was used before the fork: the child finds its state wiped
+//! (MADV_WIPEONFORK) and reseeds.
+
+mod support;
+use support::{assert_unique, blocks, write_all};
+
+const FORKS: usize = 1000;
+
+/// Forks once; the child draws `child_len` bytes (in `step`-byte calls) and
+/// sends them back. Returns the child's bytes.
+fn child_output(child_len: usize, step: usize) -> Vec<u8> {
+    let mut pipe = [0; 2];
+    // SAFETY: `pipe` has room for the two descriptors.
+    assert_eq!(unsafe { libc::pipe(pipe.as_mut_ptr()) }, 0);
+    // SAFETY: the child only draws, writes to the pipe and calls _exit.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let mut b = [0u8; 256];
+        for chunk in b[..child_len].chunks_mut(step) {
+            randp::fill_bytes(chunk);
+        }
+        write_all(pipe[1], &b[..child_len]);
+        // SAFETY: leaves the forked child without running the parent's destructors.
+        unsafe { libc::_exit(0) };
+    }
+    // SAFETY: closing our write end, reading, reaping.
+    unsafe { libc::close(pipe[1]) };
+    let mut got = vec![0u8; child_len];
+    let mut filled = 0;
+    while filled < child_len {
+        // SAFETY: reading into the unfilled part of `got`.
+        let n = unsafe { libc::read(pipe[0], got[filled..].as_mut_ptr().cast(), child_len - filled) };
+        assert!(n > 0, "child sent {filled} of {child_len} bytes");
+        filled += n as usize;
+    }
+    let mut status = 0;
+    // SAFETY: reaping the child and closing the read end.
+    unsafe {
+        libc::waitpid(pid, &mut status, 0);
+        libc::close(pipe[0]);
+    }
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    got
+}
+
+#[test]
+fn children_never_repeat_the_parent() {
+    let mut all = Vec::new();
+    for i in 0..FORKS {
+        // Leave the parent's buffer partly used by an amount that varies.
+        let mut used = vec![0u8; 1 + i * 37 % 5000];
+        randp::fill_bytes(&mut used);
+        let child = child_output(256, if i % 2 == 0 { 16 } else { 8 });
+        let mut parent = [0u8; 256];
+        randp::fill_bytes(&mut parent);
+        all.extend_from_slice(&child);
+        all.extend_from_slice(&parent);
+    }
+    assert_unique(blocks(&all), "parent and children");
+}
+
+#[test]
+fn children_of_an_untouched_thread_are_distinct() {
+    // A thread whose generator was never used forks: the children each seed
+    // their own state.
+    std::thread::spawn(|| {
+        let mut all = Vec::new();
+        for _ in 0..50 {
+            all.extend(child_output(64, 64));
+        }
+        assert_unique(blocks(&all), "children");
+    })
+    .join()
+    .unwrap();
+}

@@ -1,0 +1,107 @@
+//! A signal handler that draws while the interrupted code is drawing never
+//! gets the bytes the interrupted call hands out: the nested call sees the
+//! thread's generator in use and reads the OS instead.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+const HANDLER_SLOTS: usize = 1 << 18;
+static HANDLER_OUT: [AtomicU64; HANDLER_SLOTS] = [const { AtomicU64::new(0) }; HANDLER_SLOTS];
+static HANDLER_NEXT: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    let i = HANDLER_NEXT.fetch_add(2, Relaxed);
+    if i + 1 >= HANDLER_SLOTS {
+        return;
+    }
+    // Alternate the two paths a handler can take: a fill and word draws.
+    let words = if i % 4 == 0 {
+        let mut b = [0u8; 16];
+        randp::fill_bytes(&mut b);
+        [u64::from_ne_bytes(b[..8].try_into().unwrap()), u64::from_ne_bytes(b[8..].try_into().unwrap())]
+    } else {
+        [randp::u64(), randp::u64()]
+    };
+    HANDLER_OUT[i].store(words[0], Relaxed);
+    HANDLER_OUT[i + 1].store(words[1], Relaxed);
+}
+
+#[test]
+fn handler_draws_never_repeat_interrupted_draws() {
+    // SAFETY: installs a handler that only touches atomics and randp.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+        sa.sa_flags = libc::SA_RESTART;
+        assert_eq!(libc::sigaction(libc::SIGUSR1, &sa, std::ptr::null_mut()), 0);
+    }
+
+    // The drawing thread draws in 8-byte multiples, mixing word draws (the
+    // inlined fast path) with 4 KiB fills (copy and refill paths), while
+    // another thread signals it as fast as it can. Every window of its output
+    // is checked against what the handler drew during that window.
+    let done = AtomicBool::new(false);
+    let drawer_id = AtomicUsize::new(0);
+    let (windows, handled) = std::thread::scope(|s| {
+        let drawer = s.spawn(|| {
+            // Stops the signalling loop however the drawer ends, panics included.
+            struct Done<'a>(&'a AtomicBool);
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Relaxed);
+                }
+            }
+            let _done = Done(&done);
+            // SAFETY: pthread_self has no preconditions.
+            drawer_id.store(unsafe { libc::pthread_self() } as usize, Relaxed);
+            let start = std::time::Instant::now();
+            let mut window = vec![0u64; 1 << 20];
+            let (mut windows, mut seen) = (0, 0);
+            while seen < HANDLER_SLOTS - 2 && (seen < 4_000 || start.elapsed().as_secs() < 1) {
+                assert!(start.elapsed().as_secs() < 60, "only {} signals handled in a minute", seen / 2);
+                draw_window(&mut window);
+                let now = HANDLER_NEXT.load(Relaxed).min(HANDLER_SLOTS) / 2 * 2;
+                let mut all = window.clone();
+                all.extend(HANDLER_OUT[seen..now].iter().map(|w| w.load(Relaxed)));
+                assert_no_repeats(all);
+                seen = now;
+                windows += 1;
+            }
+            (windows, seen / 2)
+        });
+        while drawer_id.load(Relaxed) == 0 {
+            std::hint::spin_loop();
+        }
+        let target = drawer_id.load(Relaxed) as libc::pthread_t;
+        while !done.load(Relaxed) {
+            // SAFETY: the drawer is alive until `done`; its handler is installed.
+            unsafe { libc::pthread_kill(target, libc::SIGUSR1) };
+        }
+        drawer.join().unwrap()
+    });
+    eprintln!("{handled} signals handled over {windows} windows of 1 Mi words");
+    assert!(handled >= 1000, "only {handled} signals were handled in {windows} windows");
+}
+
+fn draw_window(out: &mut [u64]) {
+    for (n, chunk) in out.chunks_mut(512).enumerate() {
+        if n % 2 == 0 {
+            for w in chunk.iter_mut() {
+                *w = randp::u64();
+            }
+        } else {
+            let mut b = [0u8; 4096];
+            randp::fill_bytes(&mut b);
+            for (w, c) in chunk.iter_mut().zip(b.chunks_exact(8)) {
+                *w = u64::from_ne_bytes(c.try_into().unwrap());
+            }
+        }
+    }
+}
+
+fn assert_no_repeats(mut all: Vec<u64>) {
+    let n = all.len();
+    assert!(all.iter().all(|&w| w != 0), "a zero word was output");
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), n, "{} words were handed out twice", n - all.len());
+}
