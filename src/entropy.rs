@@ -12,9 +12,9 @@ pub(crate) fn os_fill(dst: &mut [u8]) {
     if let Err(err) = getrandom::fill(dst) {
         let mut msg = StackMessage::new();
         // An overlong message is cut short, never dropped.
-        let _ = write!(
+        let _ = writeln!(
             msg,
-            "randp: the OS entropy source failed ({err}); aborting rather than output predictable bytes\n"
+            "randp: the OS entropy source failed ({err}); aborting rather than output predictable bytes"
         );
         fatal(msg.as_bytes());
     }

@@ -156,4 +156,27 @@ mod tests {
         }
         let _ = (randp_u8(), randp_u16(), randp_u32(), randp_u64(), randp_uint64());
     }
+
+    /// The child half of `panic_becomes_abort_with_message`: only acts when
+    /// re-run by it.
+    #[test]
+    fn panic_child() {
+        if std::env::var_os("RANDP_TEST_PANIC_CHILD").is_some() {
+            guard(|| -> u64 { panic!("injected panic") });
+            std::process::exit(0); // unreachable unless the guard let it through
+        }
+    }
+
+    #[test]
+    fn panic_becomes_abort_with_message() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "ffi::tests::panic_child", "--nocapture", "--test-threads=1"])
+            .env("RANDP_TEST_PANIC_CHILD", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(out.status.signal(), Some(libc::SIGABRT), "status {:?}, stderr {stderr}", out.status);
+        assert!(stderr.contains("randp: internal panic at the C ABI; aborting"), "stderr: {stderr}");
+    }
 }

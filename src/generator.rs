@@ -81,7 +81,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     }
 
     /// Returns 8 bytes of output as a native-endian `u64`.
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(feature = "internals")]
     #[inline]
     pub fn u64(&mut self) -> u64 {
         match self.take::<8>() {

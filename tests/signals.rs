@@ -14,7 +14,7 @@ extern "C" fn on_signal(_: libc::c_int) {
         return;
     }
     // Alternate the two paths a handler can take: a fill and word draws.
-    let words = if i % 4 == 0 {
+    let words = if i.is_multiple_of(4) {
         let mut b = [0u8; 16];
         randp::fill_bytes(&mut b);
         [u64::from_ne_bytes(b[..8].try_into().unwrap()), u64::from_ne_bytes(b[8..].try_into().unwrap())]
