@@ -72,7 +72,7 @@ num-blocks reseed-countdown:
 # with -benchtime=1x, and the report tool's tests. The dev profile skips the
 # LTO links of the bench profile: this proves the benches run, not how fast.
 TEST_TARGETS += bench-smoke
-bench-smoke:
+bench-smoke: staticlib
 	$(CARGO) test --locked --features internals $(RUST_BENCHES:%=--bench %) --bench sweep
-	cd go && CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime 1x .
+	cd go && CGO_ENABLED=1 $(GO) test -tags randp_local -run '^$$' -bench . -benchtime 1x .
 	cd tools/benchreport && $(GO) vet . && $(GO) test .

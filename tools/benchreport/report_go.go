@@ -12,7 +12,7 @@ func (r *report) goUnpredictable() error {
 	r.p("## Go: unpredictable sources (seed 003)\n\n")
 	r.p("`go test -bench` in `go/`, median ns/op of %d runs (`-count`); GOMAXPROCS %s. Every row is ", r.goRuns(), strings.TrimPrefix(r.procs(), "-"))
 	r.p("`rand.New(SOURCE).Int63()` with math/rand, as in the seed. *seed 1* and *seed 2* are the seed's two runs on %s; ", seed003.Machine)
-	r.p("its `Unpredictable` rows (a pure-Go arc4random) stand beside randp's.\n\n")
+	r.p("its `Unpredictable` row (a buffered pure-Go arc4random) stands beside RandpBufRand.\n\n")
 	base := r.goMedian("MathRand")
 	t := &table{head: []string{"Benchmark", "ns/op", "vs MathRand", "seed 1", "seed 2", "What it is"}}
 	rows := []struct{ name, seedKey, what string }{
@@ -23,7 +23,7 @@ func (r *report) goUnpredictable() error {
 		{"CryptoBufRand", "CryptoBufRand", "CryptoRand with the 256-value buffer"},
 		{"COverhead", "COverhead", "an empty cgo call"},
 		{"CryptoCastRand", "CryptoCastRand", "crypto/rand.Read into [8]byte"},
-		{"RandpRand", "Unpredictable", "randp.UnbufferedSource(): one cgo call per value"},
+		{"RandpRand", "", "randp.UnbufferedSource(): one cgo call per value"},
 		{"RandpBufRand", "Unpredictable", "randp.Source(): 4 KiB Go-side buffer"},
 		{"AESCTRBufRand", "", "pure-Go crypto/aes CTR, 4 KiB buffer"},
 	}
@@ -98,7 +98,7 @@ func ratioX(a, b float64) string {
 	if a <= 0 || b <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.2f×", a/b)
+	return sig(a/b) + "×"
 }
 
 func (r *report) procs() string {
