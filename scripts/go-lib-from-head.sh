@@ -1,0 +1,22 @@
+#!/bin/sh
+# Rebuilds go/lib/linux_amd64/ (the Go module's prebuilt library and its
+# INPUTS.sha256) from the committed HEAD rather than the working tree, so the
+# record matches what a fresh clone checks even while src/ has uncommitted
+# edits. Copies the result into this working tree; commit it afterwards.
+#
+# Usage: scripts/go-lib-from-head.sh
+# The Cargo target directory is kept in $RANDP_GO_LIB_TARGET (default
+# /tmp/randp-go-lib-target) so that repeated runs build incrementally.
+set -eu
+
+cd "$(dirname "$0")/.."
+target=${RANDP_GO_LIB_TARGET:-/tmp/randp-go-lib-target}
+src=$(mktemp -d)
+trap 'rm -rf "$src"' EXIT
+
+git archive HEAD | tar -x -C "$src"
+CARGO_TARGET_DIR=$target make -C "$src" --no-print-directory go-lib RELEASE_DIR="$target/release"
+mkdir -p go/lib/linux_amd64
+cp "$src/go/lib/linux_amd64/librandp.a" "$src/go/lib/linux_amd64/INPUTS.sha256" go/lib/linux_amd64/
+echo "go-lib-from-head: go/lib/linux_amd64/ rebuilt from $(git rev-parse --short HEAD); commit it with"
+echo "  git add go/lib/linux_amd64 && git commit -m 'go/lib: prebuilt library from $(git rev-parse --short HEAD)'"
