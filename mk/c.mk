@@ -6,6 +6,9 @@
 #   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
 #   make go-lib          refresh go/lib/linux_amd64/ (library + INPUTS.sha256)
 #   make check-go-lib    fail if go/lib/linux_amd64/ is stale
+#
+# scripts/go-lib-from-head.sh runs `make go-lib` on an export of the committed
+# HEAD, for when the working tree holds uncommitted edits to src/.
 
 STATICLIB    := build/librandp.a
 C_BUILD      := build/c
