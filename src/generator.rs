@@ -56,10 +56,16 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         if r < N {
             return None;
         }
+        debug_assert!(r <= Self::LEN);
         let start = Self::LEN - r;
-        let src: &mut [u8; N] = self.buf.as_flattened_mut().get_mut(start..start + N)?.try_into().ok()?;
-        let out = *src;
-        *src = [0; N];
+        // SAFETY: `remaining <= LEN` always holds (it is only ever set to LEN
+        // or lowered), so `start + N <= LEN` lies inside `buf`.
+        let out = unsafe {
+            let src = self.buf.as_flattened_mut().as_mut_ptr().add(start).cast::<[u8; N]>();
+            let out = src.read_unaligned();
+            src.write_unaligned([0; N]);
+            out
+        };
         self.remaining = r - N;
         Some(out)
     }

@@ -80,11 +80,19 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&mut ThreadGenerator) -> R) -> Op
         // A signal handler forked while `f` ran and this is the child: what
         // `f` produced may be the parent's, and the state is half wiped.
         // SAFETY: as above; `in_use` is zero only because the kernel wiped it.
-        unsafe { (*p).generator.wipe() };
+        unsafe { forked_during_call(&mut (*p).generator) };
         return None;
     }
     in_use.store(0, Relaxed);
     Some(result)
+}
+
+/// Throws away a state that a fork in a signal handler wiped under a running
+/// call, so that the child reseeds.
+#[cold]
+#[inline(never)]
+fn forked_during_call(generator: &mut ThreadGenerator) {
+    generator.wipe();
 }
 
 /// Maps this thread's state on its first draw.
