@@ -70,6 +70,19 @@ fn bad_arguments_fail_with_status_2() {
 }
 
 #[test]
+fn non_utf8_size_fails_with_status_2() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(BIN)
+        .arg("-n")
+        .arg(std::ffi::OsStr::from_bytes(b"1\xffK"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("randp-cat: invalid size"));
+}
+
+#[test]
 fn help_goes_to_stdout_with_status_0() {
     let out = run(&["-h"]);
     assert!(out.status.success());

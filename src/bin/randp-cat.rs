@@ -100,7 +100,9 @@ fn stream(out: &mut impl Write, limit: Option<u64>) -> io::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let command = match parse_args(std::env::args().skip(1)) {
+    // Arguments that are not UTF-8 become U+FFFD and are then rejected.
+    let args = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned());
+    let command = match parse_args(args) {
         Ok(c) => c,
         Err(msg) => {
             eprint!("randp-cat: {msg}\n{USAGE}");
