@@ -176,3 +176,29 @@ fn no_seeding_api() {
     assert!(!(&Probe::<randp::Randp>(std::marker::PhantomData)).seedable());
     assert_eq!(std::mem::size_of::<randp::Randp>(), 0, "Randp holds no state to seed");
 }
+
+/// Seed, C side: the header declares exactly the documented functions, and
+/// none of them takes a seed or a key.
+#[test]
+fn c_header_has_no_seeding_function() {
+    let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/randp.h")).unwrap();
+    let mut names: Vec<&str> = header
+        .lines()
+        .filter(|l| !l.trim_start().starts_with(['*', '/']))
+        .filter_map(|l| {
+            let open = l.find('(')?;
+            let start = l[..open].rfind(' ').map_or(0, |i| i + 1);
+            l[start..open].starts_with("randp_").then_some(&l[start..open])
+        })
+        .collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "randp_bytes", "randp_int63", "randp_lt_u32", "randp_lt_u64", "randp_read", "randp_u16",
+            "randp_u32", "randp_u64", "randp_u8", "randp_uint64",
+        ]
+    );
+    let lower = header.to_lowercase();
+    assert!(!lower.contains("seed(") && !lower.contains("_seed"), "the header mentions a seeding function");
+}
