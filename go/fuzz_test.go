@@ -188,7 +188,7 @@ func fuzzBoolBytes(b []bool) []byte {
 
 // TestReadBadInput covers the lengths a fuzzer does not reach: a nil slice,
 // an empty slice with spare capacity (nothing may be written into it), and a
-// 64 MiB + 3 read, through Read and Reader.
+// 16 MiB + 3 read, through Read and Reader.
 func TestReadBadInput(t *testing.T) {
 	for name, read := range map[string]func([]byte) (int, error){"Read": randp.Read, "Reader": randp.Reader.Read} {
 		if n, err := read(nil); n != 0 || err != nil {
@@ -198,10 +198,10 @@ func TestReadBadInput(t *testing.T) {
 		if n, err := read(spare[:0]); n != 0 || err != nil || !bytes.Equal(spare, bytes.Repeat([]byte{0xA5}, 16)) {
 			t.Fatalf("%s(empty slice) = %d, %v and wrote into its capacity", name, n, err)
 		}
-		out := fuzzCheckedRead(t, read, 64<<20+3)
+		out := fuzzCheckedRead(t, read, 16<<20+3)
 		for i := 0; i+16 <= len(out); i += 16 {
 			if bytes.Equal(out[i:i+16], make([]byte, 16)) {
-				t.Fatalf("%s(64 MiB + 3): block at %d left unwritten", name, i)
+				t.Fatalf("%s(16 MiB + 3): block at %d left unwritten", name, i)
 			}
 		}
 	}
