@@ -106,7 +106,10 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         let start = Self::LEN - self.remaining;
         let src = &mut self.buf.as_flattened_mut()[start..start + n];
         dst[..n].copy_from_slice(src);
-        src.zeroize();
+        // A plain memset: the buffer lives on (and is read again) after this
+        // call, so the store cannot be optimised away, and zeroize's
+        // byte-at-a-time volatile writes would cost more than the AES.
+        src.fill(0);
         self.remaining -= n;
         n
     }
