@@ -41,6 +41,7 @@ bench-quick:
 bench-run: staticlib
 	rm -rf $(BENCH_DIR)
 	mkdir -p $(BENCH_DIR)
+	cat /proc/loadavg > $(BENCH_DIR)/loadavg-start.txt
 	$(MAKE) bench-rust bench-sweeps bench-go
 	$(BENCH_REPORT) -root ../.. -describe "$(BENCH_DESCRIBE)"
 

@@ -31,6 +31,10 @@ func (r *report) markdown() (string, error) {
 	r.p("## System info\n\n")
 	r.p("- %s\n- %s (%s cores; %s)\n- %s\n- %s\n- %s\n- %s\n- %s\n\n",
 		si.Kernel, si.CPU, si.Cores, si.CPUFlags, si.Libc, si.Rustc, "Go "+si.Go, si.Randp, si.Date)
+	if si.LoadStart != "" || si.LoadEnd != "" {
+		r.p("Load average (1, 5, 15 min) at the start of the run: %s; at the end: %s. ", or(si.LoadStart, "not recorded"), or(si.LoadEnd, "not recorded"))
+		r.p("Anything above 0 is other work sharing the 2 cores during the measurements.\n\n")
+	}
 
 	r.p("Contents: [Rust, seed 002](#rust-planet36randps-tables-seed-002) · ")
 	r.p("[Go, seed 003](#go-unpredictable-sources-seed-003) · [Go, seed 000](#go-decred-dcrds-table-seed-000) · ")
@@ -246,4 +250,11 @@ func (r *report) wordTable(group, baseFn string, rows []rustRow, seedA, seedB ma
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
+}
+
+func or(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }

@@ -14,6 +14,9 @@ import (
 // sysinfo is the system-info block of the report, as seed 002 gives it.
 type sysinfo struct {
 	Kernel, CPU, Cores, Libc, Go, Rustc, Cargo, Randp, Date, CPUFlags string
+	// Load averages (1, 5, 15 min) when the run started and ended: the
+	// machine is shared, so other jobs' load is part of the record.
+	LoadStart, LoadEnd string
 }
 
 func gatherSysinfo(root string) sysinfo {
@@ -25,6 +28,12 @@ func gatherSysinfo(root string) sysinfo {
 		Go:     runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 		Rustc:  firstLine(run("rustc", "--version")),
 		Date:   time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "build/bench/loadavg-start.txt")); err == nil {
+		s.LoadStart = loadavg(string(b))
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		s.LoadEnd = loadavg(string(b))
 	}
 	var flags []string
 	have := " " + cpuField("flags") + " "
@@ -77,4 +86,13 @@ func runIn(dir, name string, args ...string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return strings.TrimSpace(line)
+}
+
+// loadavg keeps the three load averages of a /proc/loadavg line.
+func loadavg(line string) string {
+	f := strings.Fields(line)
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
