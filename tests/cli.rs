@@ -117,6 +117,27 @@ fn closed_pipe_ends_silently_with_status_0() {
     }
 }
 
+/// Writing into a pipe, randp-cat grows the pipe buffer to its 1 MiB chunk
+/// (when the system's pipe-max-size allows it), one wake-up per chunk.
+#[test]
+fn pipe_buffer_is_grown_to_one_chunk() {
+    use std::os::fd::AsRawFd;
+    let max: i64 = std::fs::read_to_string("/proc/sys/fs/pipe-max-size").unwrap().trim().parse().unwrap();
+    let mut child = Command::new(BIN).stdout(Stdio::piped()).spawn().unwrap();
+    let mut pipe = child.stdout.take().unwrap();
+    let mut b = [0u8; 1];
+    pipe.read_exact(&mut b).unwrap(); // randp-cat has started writing
+    // SAFETY: F_GETPIPE_SZ only queries the pipe behind our open descriptor.
+    let size = unsafe { libc::fcntl(pipe.as_raw_fd(), libc::F_GETPIPE_SZ) };
+    drop(pipe);
+    assert!(child.wait().unwrap().success());
+    if max >= 1 << 20 {
+        assert_eq!(size, 1 << 20);
+    } else {
+        assert!(size > 0);
+    }
+}
+
 #[test]
 fn full_disk_is_an_error_with_status_1() {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
