@@ -51,6 +51,10 @@ fn handler_draws_never_repeat_interrupted_draws() {
                 }
             }
             let _done = Done(&done);
+            // The first draw on a thread maps its state, which is not
+            // async-signal-safe (the library documents this): make it before
+            // any signal can arrive.
+            let _ = randp::u64();
             // SAFETY: pthread_self has no preconditions.
             drawer_id.store(unsafe { libc::pthread_self() } as usize, Relaxed);
             let start = std::time::Instant::now();
