@@ -44,9 +44,10 @@
 //! No lock is taken on any path. A call made from a signal handler that
 //! interrupted a randp call on the same thread reads the OS directly, so the
 //! two never return the same bytes. A thread's state is zeroed and unmapped
-//! when the thread exits. The first draw on a thread maps its state and
-//! registers its release, which is not async-signal-safe: make it outside a
-//! signal handler.
+//! when the thread exits. No step of a draw allocates or locks, the first
+//! one on a thread included (it maps the state with mmap and arranges its
+//! release with a pthread key), so randp may be called from a signal handler
+//! on glibc.
 //!
 //! # Panics and aborts
 //! Nothing here panics. If the OS entropy source fails (any error but EINTR),

@@ -3,7 +3,8 @@
 //!
 //! The state is mapped with MADV_WIPEONFORK (see `wipe_on_fork`), so a forked
 //! child finds it zeroed, and a zeroed generator reseeds before its first
-//! output. A thread's state is zeroed and unmapped when the thread exits.
+//! output. A thread's state is zeroed and unmapped when the thread exits
+//! (through a pthread key destructor, so that no step of a draw allocates).
 //!
 //! An `in_use` flag guards against re-entry from a signal handler on the same
 //! thread: a call that finds the flag set (it interrupted another call) reads
@@ -16,7 +17,8 @@ use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
 use crate::wipe_on_fork;
 use core::cell::Cell;
 use core::ptr::{self, NonNull};
-use core::sync::atomic::{AtomicUsize, Ordering::Relaxed, compiler_fence, Ordering::SeqCst};
+use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
+use core::sync::atomic::{AtomicUsize, compiler_fence};
 
 /// The generator every thread uses.
 pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
@@ -35,22 +37,52 @@ const MAPPING: *mut ThreadState = ptr::dangling_mut();
 thread_local! {
     /// This thread's state, or null before its first draw and after it exits.
     static STATE: Cell<*mut ThreadState> = const { Cell::new(ptr::null_mut()) };
-    /// Releases this thread's state when the thread exits.
-    static RELEASE: Release = const { Release };
 }
 
-struct Release;
+/// The pthread key whose destructor releases a thread's state when the
+/// thread exits, plus one (0: not created yet).
+///
+/// A pthread key rather than a Rust thread-local destructor: registering one
+/// of those goes through `__cxa_thread_atexit_impl`, which allocates, so a
+/// thread whose first draw came from a signal handler that interrupted
+/// `malloc` would deadlock. Creating a key and setting its value allocate
+/// nothing in glibc (for the first 32 keys of a process), so the first draw
+/// is async-signal-safe too.
+static RELEASE_KEY: AtomicUsize = AtomicUsize::new(0);
 
-impl Drop for Release {
-    fn drop(&mut self) {
-        let p = STATE.replace(ptr::null_mut());
-        if let Some(p) = NonNull::new(p).filter(|&p| p.as_ptr() != MAPPING) {
-            // SAFETY: `p` came from `wipe_on_fork::map` in `acquire`, and
-            // STATE no longer points at it, so no later call can reach it. A
-            // call interrupted by this thread's exit is impossible: thread-local
-            // destructors run after the thread's own code has returned.
-            unsafe { wipe_on_fork::unmap(p) };
+fn release_key() -> Option<libc::pthread_key_t> {
+    let k = RELEASE_KEY.load(Acquire);
+    if k != 0 {
+        return Some((k - 1) as libc::pthread_key_t);
+    }
+    let mut key: libc::pthread_key_t = 0;
+    // SAFETY: `key` is a valid out-pointer and `release` has the signature
+    // pthread key destructors need.
+    if unsafe { libc::pthread_key_create(&mut key, Some(release)) } != 0 {
+        return None;
+    }
+    match RELEASE_KEY.compare_exchange(0, key as usize + 1, AcqRel, Acquire) {
+        Ok(_) => Some(key),
+        Err(other) => {
+            // Another thread created the key first; ours was never set.
+            // SAFETY: `key` was created above and holds no values.
+            unsafe { libc::pthread_key_delete(key) };
+            Some((other - 1) as libc::pthread_key_t)
         }
+    }
+}
+
+/// Zeroes and unmaps an exiting thread's state (the pthread key destructor).
+unsafe extern "C" fn release(p: *mut libc::c_void) {
+    // Later calls on this thread (from other destructors) map a new state,
+    // which pthread runs this destructor for again.
+    STATE.set(ptr::null_mut());
+    if let Some(p) = NonNull::new(p.cast::<ThreadState>()) {
+        // SAFETY: `p` came from `wipe_on_fork::map` in `acquire`; pthread has
+        // cleared the key's value and STATE no longer points at it, so
+        // nothing reaches it again. Destructors run after the thread's own
+        // code has returned, so no call is using it.
+        unsafe { wipe_on_fork::unmap(p) };
     }
 }
 
@@ -103,9 +135,17 @@ fn acquire() -> Option<NonNull<ThreadState>> {
         return None;
     }
     STATE.set(MAPPING);
-    // Registering the release fails once the thread is being torn down; such
-    // late calls read the OS rather than leave a state behind.
-    let state = RELEASE.try_with(|_| ()).ok().and_then(|()| wipe_on_fork::map::<ThreadState>());
+    let state = release_key().and_then(|key| {
+        let p = wipe_on_fork::map::<ThreadState>()?;
+        // SAFETY: `key` is a live pthread key; the value is this thread's own state.
+        if unsafe { libc::pthread_setspecific(key, p.as_ptr().cast()) } != 0 {
+            // No release at exit could be arranged: use the OS instead.
+            // SAFETY: `p` was just mapped and never handed out.
+            unsafe { wipe_on_fork::unmap(p) };
+            return None;
+        }
+        Some(p)
+    });
     STATE.set(state.map_or(ptr::null_mut(), NonNull::as_ptr));
     state
 }

@@ -109,3 +109,67 @@ fn assert_no_repeats(mut all: Vec<u64>) {
     all.dedup();
     assert_eq!(all.len(), n, "{} words were handed out twice", n - all.len());
 }
+
+static FIRST_DRAWS: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn on_signal_first_draw(_: libc::c_int) {
+    if randp::u64() != 0 || randp::u64() != 0 {
+        FIRST_DRAWS.fetch_add(1, Relaxed);
+    }
+}
+
+/// A thread's first draw may come from a signal handler that interrupted
+/// `malloc`: arranging the state's release at thread exit must not allocate
+/// (a Rust thread-local destructor would, through `__cxa_thread_atexit_impl`,
+/// and deadlock on the allocator's lock). Threads that do nothing but
+/// allocate are signalled; the handler makes each thread's first draw. A
+/// watchdog turns a deadlock into a failure.
+#[test]
+fn first_draw_from_a_handler_that_interrupted_malloc() {
+    // SAFETY: installs a handler that only touches an atomic and randp.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_signal_first_draw as extern "C" fn(libc::c_int) as usize;
+        sa.sa_flags = libc::SA_RESTART;
+        assert_eq!(libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()), 0);
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for round in 0..40 {
+            let stop = std::sync::Arc::new(AtomicBool::new(false));
+            let id = std::sync::Arc::new(AtomicUsize::new(0));
+            let worker = {
+                let (stop, id) = (stop.clone(), id.clone());
+                std::thread::spawn(move || {
+                    // SAFETY: pthread_self has no preconditions.
+                    id.store(unsafe { libc::pthread_self() } as usize, Relaxed);
+                    let mut n = 0usize;
+                    while !stop.load(Relaxed) {
+                        let v: Vec<u8> = Vec::with_capacity(64 + (n % 4096));
+                        std::hint::black_box(v);
+                        n += 1;
+                    }
+                })
+            };
+            while id.load(Relaxed) == 0 {
+                std::hint::spin_loop();
+            }
+            for _ in 0..200 {
+                // SAFETY: the worker runs until `stop`; its handler is installed.
+                unsafe { libc::pthread_kill(id.load(Relaxed) as libc::pthread_t, libc::SIGUSR2) };
+                std::thread::sleep(std::time::Duration::from_micros(50));
+            }
+            stop.store(true, Relaxed);
+            worker.join().unwrap();
+            let _ = tx.send(round);
+        }
+    });
+    let mut done = 0;
+    while done < 40 {
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(_) => done += 1,
+            Err(_) => panic!("a thread hung in its first draw from a signal handler (round {done})"),
+        }
+    }
+    assert!(FIRST_DRAWS.load(Relaxed) >= 40, "every worker drew in its handler");
+}
