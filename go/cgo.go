@@ -21,7 +21,7 @@ package randp
 /*
 #cgo linux,amd64,!randp_local LDFLAGS: ${SRCDIR}/lib/linux_amd64/librandp.a
 #cgo randp_local LDFLAGS: ${SRCDIR}/../build/librandp.a
-#cgo LDFLAGS: -lutil -lrt -lpthread -lm -ldl
+#cgo LDFLAGS: -lpthread
 
 #cgo noescape randp_read
 #cgo nocallback randp_read

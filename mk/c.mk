@@ -16,8 +16,8 @@ C_TEST_SRC   := tests/c
 C_STD_FLAGS  := -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror
 CXX          ?= c++
 # What a program linked with build/librandp.a needs beyond libc (see
-# scripts/write-randp-pc.sh for why these, and randp.pc for installed use).
-RANDP_LIBS_PRIVATE := -lutil -lrt -lpthread -lm -ldl
+# scripts/write-randp-pc.sh, and randp.pc for installed use).
+RANDP_LIBS_PRIVATE := -lpthread
 
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
@@ -26,10 +26,14 @@ CRATE_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n
 GO_LIB_DIR := go/lib/linux_amd64
 
 .PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
-	test-c-install install go-lib check-go-lib
+	test-c-install install uninstall go-lib check-go-lib
 
+# build/ also gets the shared library under its SONAME, with the librandp.so
+# link that -lrandp looks for, as an installation lays them out.
 staticlib: build
 	scripts/localize-staticlib.sh $(RELEASE_DIR)/librandp.a $(STATICLIB)
+	cp -f $(RELEASE_DIR)/librandp.so build/librandp.so.0
+	ln -sf librandp.so.0 build/librandp.so
 
 TEST_TARGETS += test-c check-go-lib
 test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install
@@ -38,6 +42,7 @@ test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-ins
 # build/librandp.a and librandp.so export exactly the header's functions; the
 # unlocalized Rust archive must fail the same check (so the check can fail).
 test-c-exports: staticlib
+	scripts/check-undefined.sh $(STATICLIB) $(RELEASE_DIR)/librandp.so
 	scripts/check-exports.sh $(STATICLIB) include/randp.h
 	scripts/check-exports.sh $(RELEASE_DIR)/librandp.so include/randp.h
 	@if scripts/check-exports.sh $(RELEASE_DIR)/librandp.a include/randp.h >/dev/null 2>&1; then \
@@ -54,9 +59,9 @@ test-c-api: staticlib
 		echo "test-c-api: test_randp_static depends on a shared librandp" >&2; exit 1; fi
 	$(C_BUILD)/test_randp_static
 	$(CC) $(C_STD_FLAGS) -Iinclude $(C_TEST_SRC)/test_randp.c \
-		-L$(RELEASE_DIR) -lrandp -Wl,-rpath,$(abspath $(RELEASE_DIR)) -o $(C_BUILD)/test_randp_shared
-	@readelf -d $(C_BUILD)/test_randp_shared | grep -q 'NEEDED.*\[librandp\.so\]' || { \
-		echo "test-c-api: test_randp_shared does not load librandp.so" >&2; exit 1; }
+		-Lbuild -lrandp -Wl,-rpath,$(abspath build) -o $(C_BUILD)/test_randp_shared
+	@readelf -d $(C_BUILD)/test_randp_shared | grep -q 'NEEDED.*\[librandp\.so\.0\]' || { \
+		echo "test-c-api: test_randp_shared does not load librandp.so.0" >&2; exit 1; }
 	$(C_BUILD)/test_randp_shared
 
 # planet36/randp compatibility: its declarations agree with ours, and a
@@ -73,20 +78,17 @@ test-c-compat: staticlib
 	$(C_BUILD)/planet36_program_cxx
 
 # build/librandp.a links into one program beside another LTO-built Rust
-# staticlib and both work; the unlocalized archive fails that same link.
+# staticlib (with its own std, compiler_builtins and personality routine)
+# and both work. (The archive is no_std and exports only randp_*, so nothing
+# of it can clash; test-c-exports checks the export list.)
 test-c-two-staticlibs: staticlib
 	@mkdir -p $(C_BUILD)
 	$(CARGO) build --release --locked --quiet --manifest-path $(C_TEST_SRC)/other-staticlib/Cargo.toml \
 		--target-dir $(C_BUILD)/other-staticlib
 	$(CC) -std=c17 -O2 -Wall -Wextra -Werror -Iinclude $(C_TEST_SRC)/two_staticlibs.c $(STATICLIB) \
-		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) \
+		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) -ldl -lm \
 		-o $(C_BUILD)/two_staticlibs
 	$(C_BUILD)/two_staticlibs
-	@if $(CC) -Iinclude $(C_TEST_SRC)/two_staticlibs.c $(RELEASE_DIR)/librandp.a \
-		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) \
-		-o $(C_BUILD)/two_staticlibs_unlocalized >/dev/null 2>&1; then \
-		echo "test-c-two-staticlibs: the unlocalized archives linked; the test shows nothing" >&2; exit 1; \
-	else echo "test-c-two-staticlibs: the unlocalized archives clash, as expected"; fi
 
 # Install into a temporary prefix and build with pkg-config, statically
 # (`pkg-config --static`, -static) and dynamically.
@@ -95,14 +97,28 @@ test-c-install: staticlib
 	@rm -rf $(C_BUILD)/prefix
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(C_BUILD)/prefix)
 	CC="$(CC)" scripts/test-c-install.sh $(abspath $(C_BUILD)/prefix) $(C_TEST_SRC)/test_randp.c $(CRATE_VERSION)
+	$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(C_BUILD)/prefix)
+	@left=$$(find $(C_BUILD)/prefix -type f -o -type l); if [ -n "$$left" ]; then \
+		echo "test-c-install: make uninstall left $$left" >&2; exit 1; fi
+	@echo "test-c-install: make uninstall removed every installed file"
 
+# The shared library is installed as librandp.so.$(CRATE_VERSION) with the
+# links librandp.so.0 (its SONAME) and librandp.so (for -lrandp).
 install: staticlib
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 0644 include/randp.h $(DESTDIR)$(INCLUDEDIR)/randp.h
 	install -m 0644 $(STATICLIB) $(DESTDIR)$(LIBDIR)/librandp.a
-	install -m 0755 $(RELEASE_DIR)/librandp.so $(DESTDIR)$(LIBDIR)/librandp.so
+	install -m 0755 $(RELEASE_DIR)/librandp.so $(DESTDIR)$(LIBDIR)/librandp.so.$(CRATE_VERSION)
+	ln -sf librandp.so.$(CRATE_VERSION) $(DESTDIR)$(LIBDIR)/librandp.so.0
+	ln -sf librandp.so.0 $(DESTDIR)$(LIBDIR)/librandp.so
 	scripts/write-randp-pc.sh $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(CRATE_VERSION) \
 		>$(DESTDIR)$(LIBDIR)/pkgconfig/randp.pc
+
+# Removes exactly what install put there.
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/randp.h $(DESTDIR)$(LIBDIR)/librandp.a \
+		$(DESTDIR)$(LIBDIR)/librandp.so.$(CRATE_VERSION) $(DESTDIR)$(LIBDIR)/librandp.so.0 \
+		$(DESTDIR)$(LIBDIR)/librandp.so $(DESTDIR)$(LIBDIR)/pkgconfig/randp.pc
 
 # The Go module links go/lib/linux_amd64/librandp.a (no cargo for Go users);
 # INPUTS.sha256 records what it was built from.

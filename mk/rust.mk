@@ -1,13 +1,23 @@
-# Rust crate: release build (rlib, staticlib, cdylib), the cbindgen header, and cargo test.
+# Rust: the workspace's release build (the randp rlib, randp-cat, and the C
+# library from capi/: target/release/librandp.a and librandp.so.0), the
+# cbindgen header, and cargo test in the release and debug profiles.
 
 build:
-	$(CARGO) build --release --locked
+	$(CARGO) build --release --locked --workspace
 
-# build.rs writes the header cbindgen generates into OUT_DIR; the header test
-# copies it into include/ when RANDP_BLESS is set (and otherwise fails if stale).
+# capi/build.rs writes the header cbindgen generates into OUT_DIR; the header
+# test copies it into include/ when RANDP_BLESS is set (and otherwise fails if
+# stale).
 header:
-	RANDP_BLESS=1 $(CARGO) test --locked --release --test header
+	RANDP_BLESS=1 $(CARGO) test --locked --release -p randp-capi committed_header_is_current
 
-TEST_TARGETS += test-rust
-test-rust:
-	$(CARGO) test --locked --release
+# bad_input.rs loads target/release/librandp.so, hence `build` first.
+TEST_TARGETS += test-rust test-rust-debug
+test-rust: build
+	$(CARGO) test --locked --release --workspace
+
+# The debug profile keeps overflow checks and debug assertions: the library's
+# own tests, the fork and signal tests (a fork in a signal handler zeroes the
+# state under a running call) and the key-erasure scan run there too.
+test-rust-debug:
+	$(CARGO) test --locked -p randp --lib --test fork --test signals --test abort_paths --test threads

@@ -2,8 +2,8 @@
 # The freshness record of the Go module's prebuilt library
 # (go/lib/linux_amd64/librandp.a): a SHA-256 over everything that decides its
 # contents, namely every file under src/ (except src/bin/, which is not part
-# of the library), Cargo.toml, Cargo.lock, build.rs, cbindgen.toml and the
-# output of `rustc --version`.
+# of the library) and capi/, Cargo.toml, Cargo.lock,
+# scripts/localize-staticlib.sh and the output of `rustc --version`.
 #
 # Usage:
 #   scripts/go-lib-inputs.sh                  print the record (hash line first)
@@ -17,10 +17,10 @@ cd "$(dirname "$0")/.."
 RUSTC=${RUSTC:-rustc}
 
 inputs() {
-	find src -type f ! -path 'src/bin/*' -print | LC_ALL=C sort | while IFS= read -r f; do
+	find src capi -type f ! -path 'src/bin/*' -print | LC_ALL=C sort | while IFS= read -r f; do
 		sha256sum "$f"
 	done
-	for f in Cargo.toml Cargo.lock build.rs cbindgen.toml; do
+	for f in Cargo.toml Cargo.lock scripts/localize-staticlib.sh; do
 		if [ -f "$f" ]; then sha256sum "$f"; else echo "absent  $f"; fi
 	done
 	"$RUSTC" --version
@@ -28,8 +28,8 @@ inputs() {
 
 record() {
 	echo "$(inputs | sha256sum | cut -d ' ' -f 1)  randp-go-lib-inputs"
-	echo "# SHA-256 over src/** (without src/bin/), Cargo.toml, Cargo.lock, build.rs,"
-	echo "# cbindgen.toml and \`rustc --version\`; written by \`make go-lib\`."
+	echo "# SHA-256 over src/** (without src/bin/), capi/**, Cargo.toml, Cargo.lock,"
+	echo "# scripts/localize-staticlib.sh and \`rustc --version\`; written by \`make go-lib\`."
 	echo "# $("$RUSTC" --version)"
 }
 
@@ -47,7 +47,7 @@ case ${1:-} in
 		echo "  inputs now:         $want ($("$RUSTC" --version))" >&2
 		exit 1
 	fi
-	echo "check-go-lib: $file matches src/, Cargo.toml, Cargo.lock, build.rs, cbindgen.toml and $("$RUSTC" --version)"
+	echo "check-go-lib: $file matches src/, capi/, Cargo.toml, Cargo.lock, scripts/localize-staticlib.sh and $("$RUSTC" --version)"
 	;;
 *)
 	echo "usage: $0 [--check RECORD]" >&2

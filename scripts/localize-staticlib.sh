@@ -40,11 +40,19 @@ if [ ! -s "$tmp/keep.txt" ]; then
 fi
 
 # shellcheck disable=SC2046 # one -u per exported function
-"$LD" -r --gc-sections $(sed 's/^/-u /' "$tmp/keep.txt") --whole-archive "$in" -o "$tmp/randp.o"
+"$LD" -r --gc-sections $(sed 's/^/-u /' "$tmp/keep.txt") --whole-archive "$in" -o "$tmp/linked.o"
+# The embedded LLVM bitcode goes first: binutils' LTO plugin chokes on it.
+"$OBJCOPY" --remove-section=.llvmbc --remove-section=.llvmcmd "$tmp/linked.o" "$tmp/randp.o"
+# The library is no_std and built with panic=abort, so nothing in it unwinds,
+# but the precompiled `core` names Rust's personality routine in its unwind
+# tables. Resolve that name inside the object (it is never called) rather than
+# leave C programs an undefined symbol.
+if nm -u "$tmp/randp.o" | grep -qw rust_eh_personality; then
+	mv "$tmp/randp.o" "$tmp/unresolved.o"
+	"$LD" -r --defsym=rust_eh_personality=0 "$tmp/unresolved.o" -o "$tmp/randp.o"
+fi
 "$OBJCOPY" \
 	--keep-global-symbols="$tmp/keep.txt" \
-	--remove-section=.llvmbc \
-	--remove-section=.llvmcmd \
 	--remove-section=.group \
 	--strip-debug \
 	"$tmp/randp.o" "$tmp/librandp.o"

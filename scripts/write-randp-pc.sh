@@ -3,11 +3,9 @@
 #
 # Usage: scripts/write-randp-pc.sh PREFIX LIBDIR INCLUDEDIR VERSION
 #
-# Libs.private lists what the static library needs beyond libc, as
-# `rustc --print native-static-libs` reports it for linux-gnu (on glibc 2.34
-# and newer these are stubs inside libc, but naming them keeps older systems
-# and `-static` links working). The unwinder (libgcc_s / libgcc_eh) is left
-# to the compiler driver, which adds the right one for static and dynamic links.
+# Libs.private lists what the static library needs beyond libc: the pthread
+# key functions (inside libc from glibc 2.34; -lpthread keeps older systems
+# linking). The library is no_std: no unwinder, no libgcc_s, nothing else.
 set -eu
 
 prefix=$1
@@ -30,5 +28,5 @@ Description: Unpredictable random numbers as cheap as predictable ones (per-thre
 Version: $version
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -lrandp
-Libs.private: -lutil -lrt -lpthread -lm -ldl
+Libs.private: -lpthread
 PC

@@ -20,7 +20,8 @@ pub fn fill_bytes(dst: &mut [u8]) {
     if dst.is_empty() {
         return;
     }
-    if with_generator(|g| g.fill_bytes(dst)).is_none() {
+    // SAFETY: `dst` is a valid, writable slice, outside the generator.
+    if with_generator(|g| unsafe { g.fill(dst.as_mut_ptr(), dst.len()) }).is_none() {
         entropy::os_fill(dst);
     }
 }
@@ -122,9 +123,23 @@ pub fn uses_userspace_generator() -> bool {
     crate::thread_state::uses_generator()
 }
 
+/// The name of the keystream backend this process uses, chosen once at run
+/// time: `"vaes512"`, `"vaes256"` or `"aesni"` (x86_64 kernels on the CPU's
+/// AES instructions), or `"portable"` (the `aes` crate: ARMv8 AES on aarch64,
+/// constant-time software elsewhere). Diagnostic only.
+///
+/// ```
+/// println!("keystream: {}", randp::keystream_backend());
+/// ```
+pub fn keystream_backend() -> &'static str {
+    crate::keystream::backend().name()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec;
+    use std::vec::Vec;
 
     /// Pearson's chi-square statistic of `counts` against a uniform spread.
     fn chi_square(counts: &[u64]) -> f64 {

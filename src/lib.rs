@@ -13,71 +13,110 @@
 //! ```
 //!
 //! # Construction
-//! Each thread keeps a 256-bit AES key and a buffer of keystream. A refill
-//! writes AES-256-CTR keystream under the current key from counter zero: the
-//! first 32 bytes become the next key, the rest fill the buffer, and the
-//! expanded old key is overwritten. Bytes are zeroed in the buffer as they are
-//! handed out. Requests of a whole buffer or more are written straight into
-//! the caller's memory, one buffer-sized chunk and one key at a time. The
-//! buffer is 16 KiB. Every 1 MiB of a thread's output, 32 fresh bytes from
-//! the OS (getrandom(2)) are mixed into the key. AES comes from the `aes`
-//! crate, which picks VAES-512, VAES-256, AES-NI or a constant-time software
-//! implementation at run time. No RDRAND or RDSEED is used anywhere.
+//! Each thread keeps an AES-256 key schedule and a 3.5 KiB buffer of
+//! keystream, together in one page of memory of its own. A refill runs
+//! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
+//! the next key, whose schedule is expanded over the old one in place, and the
+//! rest fill the buffer. Bytes are zeroed in the buffer as they are handed out.
+//! Requests of a whole buffer or more are written straight into the caller's
+//! memory, up to 1 MiB per key. After every 1 MiB of a thread's output, 32
+//! fresh bytes from getrandom(2) are mixed into the key. On x86_64 the
+//! keystream comes from kernels on the CPU's AES instructions (VAES-512,
+//! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
+//! every key in the state or in registers, never on the stack; elsewhere from
+//! the `aes` crate. No RDRAND or RDSEED is used anywhere.
 //!
 //! # Security
 //! Protected: outputs before a compromise of the state (the key that made
-//! them is gone); a thread's outputs from every other thread's; a forked
-//! child's from its parent's; a signal handler's from the call it interrupted;
-//! anything from an unseeded state (the first output of every thread and
-//! every forked child comes after an OS seed). Not protected: outputs after a
-//! compromise until the next reseed; a virtual machine snapshot restored
-//! between reseeds (both copies produce the same bytes until they reseed).
+//! them is gone, from the state and from the stack); a thread's outputs from
+//! every other thread's; a forked child's from its parent's; a signal
+//! handler's from the call it interrupted; anything from an unseeded state
+//! (the first output of every thread and every forked child comes after an OS
+//! seed). Not protected: outputs after a compromise until the next reseed; a
+//! virtual machine snapshot restored between reseeds (both copies produce the
+//! same bytes until they reseed).
 //!
 //! # Forks
-//! The per-thread state lives in memory mapped with MADV_WIPEONFORK, so a
-//! child process finds it zeroed and reseeds before its first output. randp
-//! checks that the kernel really honours the advice; where it does not (Linux
-//! before 4.14, some emulators), no userspace state is kept and every call
-//! reads the OS instead: slower, never weaker ([`uses_userspace_generator`]).
+//! The per-thread state lives in memory that the kernel zeroes in a forked
+//! child (MAP_DROPPABLE on Linux 6.11+, MADV_WIPEONFORK before), so the child
+//! reseeds before its first output. randp checks that the kernel really
+//! honours the advice; where it does not (Linux before 4.14, some emulators),
+//! no userspace state is kept and every call reads the OS instead: slower,
+//! never weaker ([`uses_userspace_generator`]).
 //!
 //! # Threads and signals
 //! No lock is taken on any path. A call made from a signal handler that
 //! interrupted a randp call on the same thread reads the OS directly, so the
 //! two never return the same bytes. A thread's state is zeroed and unmapped
-//! when the thread exits. No step of a draw allocates or locks, the first
-//! one on a thread included (it maps the state with mmap and arranges its
-//! release with a pthread key), so randp may be called from a signal handler
-//! on glibc.
+//! when the thread exits. No draw allocates or locks, a thread's first one
+//! included, so randp may be called from a signal handler on glibc (see the
+//! README for the exact conditions).
 //!
 //! # Panics and aborts
-//! Nothing here panics. If the OS entropy source fails (any error but EINTR),
-//! randp writes a message to stderr and aborts the process rather than return
-//! predictable bytes.
+//! Nothing here panics. The first draw of the process blocks until the
+//! kernel's entropy pool is initialised, as getrandom(2) does. If getrandom(2)
+//! fails (any error but EINTR: ENOSYS, EPERM under seccomp, …), randp writes a
+//! message to stderr and aborts the process rather than return predictable
+//! bytes; it never reads /dev/urandom or any other file.
 //!
-//! # C ABI
-//! The crate also builds as a static and a shared library whose header,
-//! `include/randp.h`, is generated by cbindgen. It is a drop-in for
-//! planet36/randp (`randp_bytes`, `randp_u8` … `randp_u64`, `randp_lt_u32`,
-//! `randp_lt_u64`) and adds `randp_int63`, `randp_uint64` and `randp_read`
-//! for the Go module.
+//! # C and Go
+//! The C library (`capi/` in the repository, `include/randp.h`) and the Go
+//! module (`go/`) are built on this crate.
+
+#![no_std]
+
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+compile_error!("randp supports Linux on x86_64 and aarch64 only (glibc; tested on Debian 12)");
+
+#[cfg(feature = "internals")]
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 mod bounded;
 mod draw;
 mod entropy;
-pub mod ffi;
 mod generator;
 mod keystream;
 mod rng;
+mod state_memory;
 mod thread_state;
-mod wipe_on_fork;
+mod tls;
 
-pub use draw::{fill_bytes, lt_u32, lt_u64, u8, u16, u32, u64, uses_userspace_generator};
+pub use draw::{fill_bytes, keystream_backend, lt_u32, lt_u64, u8, u16, u32, u64, uses_userspace_generator};
+pub use rand_core;
 pub use rng::Randp;
 
-/// The generator core with a chosen buffer size and reseed interval, for the
-/// `make num-blocks` and `make reseed-countdown` sweeps. Not a stable API,
-/// and like everything in randp it seeds itself from the OS.
+/// The generator core with a chosen buffer size and reseed interval, the
+/// keystream backends, and views into the thread's state, for benchmarks,
+/// sweeps and the tests that look for keys in memory. Not a stable API, and
+/// like everything in randp it seeds itself from the OS.
 #[cfg(feature = "internals")]
 pub mod internals {
     pub use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
+    pub use crate::keystream::Backend;
+
+    /// Makes `b` the keystream backend of the process. Returns false (and
+    /// changes nothing) if the CPU cannot run it. Call it before the first
+    /// draw of the process.
+    pub fn force_backend(b: Backend) -> bool {
+        crate::keystream::force(b)
+    }
+
+    /// A copy of this thread's 15 AES-256 round keys (the current key is the
+    /// first two), or `None` if this thread has no userspace state.
+    pub fn thread_round_keys() -> Option<[[u8; 16]; 15]> {
+        crate::thread_state::with_schedule(|s| s.0)
+    }
+
+    /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"`
+    /// or `"wipeonfork"` (`None` before the first state is mapped).
+    pub fn state_mapping() -> Option<&'static str> {
+        use crate::state_memory::Kind;
+        crate::state_memory::kind().map(|k| match k {
+            Kind::Droppable => "droppable",
+            Kind::WipeOnFork { locked: true } => "wipeonfork+mlock",
+            Kind::WipeOnFork { locked: false } => "wipeonfork",
+        })
+    }
 }

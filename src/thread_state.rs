@@ -1,22 +1,24 @@
 //! One generator per thread: where it lives, when it may be used, and when it
 //! is released.
 //!
-//! The state is mapped with MADV_WIPEONFORK (see `wipe_on_fork`), so a forked
-//! child finds it zeroed, and a zeroed generator reseeds before its first
-//! output. A thread's state is zeroed and unmapped when the thread exits
-//! (through a pthread key destructor, so that no step of a draw allocates).
+//! The state is one page mapped by `state_memory` (droppable, or
+//! MADV_WIPEONFORK), so a forked child finds it zeroed, and a zeroed generator
+//! reseeds before its first output. The thread-local pointer to it is an
+//! initial-exec TLS word (`tls`). A thread's state is zeroed and unmapped
+//! when the thread exits, through a pthread key destructor; randp creates the
+//! key when it is loaded, so that it is among the process's first keys, whose
+//! values glibc keeps without allocating.
 //!
 //! An `in_use` flag guards against re-entry from a signal handler on the same
 //! thread: a call that finds the flag set (it interrupted another call) reads
 //! the OS directly instead, as Linux's vgetrandom does. The flag is also how a
-//! fork made by a signal handler in the middle of a call is noticed: the child
-//! finds the flag wiped to zero when the interrupted call resumes, and throws
-//! away what that call produced.
+//! fork made by a signal handler in the middle of a call (or a dropped page)
+//! is noticed: the flag reads zero when the interrupted call resumes, and the
+//! call throws away what it produced.
 
 use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
-use crate::wipe_on_fork;
-use core::cell::Cell;
-use core::ptr::{self, NonNull};
+use crate::{state_memory, tls};
+use core::ptr::NonNull;
 use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
 use core::sync::atomic::{AtomicUsize, compiler_fence};
 
@@ -25,19 +27,18 @@ pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
 
 #[repr(C)]
 struct ThreadState {
-    /// 1 while a call on this thread uses `generator`; 0 otherwise (and after a fork).
+    /// 1 while a call on this thread uses `generator`; 0 otherwise (and after
+    /// a fork or a dropped page).
     in_use: AtomicUsize,
     generator: ThreadGenerator,
 }
 
-/// Marks a thread whose state is being mapped, so that a signal handler
-/// arriving meanwhile does not map a second one.
-const MAPPING: *mut ThreadState = ptr::dangling_mut();
+const _: () = assert!(size_of::<ThreadState>() <= state_memory::STATE_LEN);
 
-thread_local! {
-    /// This thread's state, or null before its first draw and after it exits.
-    static STATE: Cell<*mut ThreadState> = const { Cell::new(ptr::null_mut()) };
-}
+/// Slot values below this are not states. 0: no state yet.
+const MAPPING: usize = 1; // this thread is mapping its state (a handler that interrupts it reads the OS)
+const EXITING: usize = 2; // the state was released at thread exit: later draws read the OS
+const FIRST_STATE: usize = 3;
 
 /// The pthread key whose destructor releases a thread's state when the
 /// thread exits, plus one (0: not created yet).
@@ -45,10 +46,20 @@ thread_local! {
 /// A pthread key rather than a Rust thread-local destructor: registering one
 /// of those goes through `__cxa_thread_atexit_impl`, which allocates, so a
 /// thread whose first draw came from a signal handler that interrupted
-/// `malloc` would deadlock. Creating a key and setting its value allocate
-/// nothing in glibc (for the first 32 keys of a process), so the first draw
-/// is async-signal-safe too.
+/// `malloc` would deadlock. glibc keeps the values of the first 32 keys of a
+/// process inside the thread descriptor, so setting one allocates nothing;
+/// randp creates its key when it is loaded (below) to be among them.
 static RELEASE_KEY: AtomicUsize = AtomicUsize::new(0);
+
+/// Creates the release key when the program or library is loaded, before
+/// `main` or during `dlopen`.
+#[used]
+#[unsafe(link_section = ".init_array")]
+static CREATE_KEY_AT_LOAD: extern "C" fn() = create_key_at_load;
+
+extern "C" fn create_key_at_load() {
+    let _ = release_key();
+}
 
 fn release_key() -> Option<libc::pthread_key_t> {
     let k = RELEASE_KEY.load(Acquire);
@@ -73,80 +84,85 @@ fn release_key() -> Option<libc::pthread_key_t> {
 }
 
 /// Zeroes and unmaps an exiting thread's state (the pthread key destructor).
+/// Draws that later destructors make on this thread read the OS, so no state
+/// is mapped after the last destructor round (it would never be released).
 unsafe extern "C" fn release(p: *mut libc::c_void) {
-    // Later calls on this thread (from other destructors) map a new state,
-    // which pthread runs this destructor for again.
-    STATE.set(ptr::null_mut());
+    tls::slot().store(EXITING, Relaxed);
     if let Some(p) = NonNull::new(p.cast::<ThreadState>()) {
-        // SAFETY: `p` came from `wipe_on_fork::map` in `acquire`; pthread has
-        // cleared the key's value and STATE no longer points at it, so
+        // SAFETY: `p` came from `state_memory::map` in `acquire`; pthread has
+        // cleared the key's value and the slot no longer points at it, so
         // nothing reaches it again. Destructors run after the thread's own
         // code has returned, so no call is using it.
-        unsafe { wipe_on_fork::unmap(p) };
+        unsafe { state_memory::unmap(p) };
     }
 }
 
 /// Runs `f` on this thread's generator and returns its result, or returns
 /// `None` when this call must read the OS instead: it interrupted another call
 /// on this thread (a signal handler), the thread is exiting, the kernel does
-/// not honour MADV_WIPEONFORK, or a fork during `f` wiped the state.
+/// not honour MADV_WIPEONFORK, or a fork (or a dropped page) during `f` wiped
+/// the state.
 #[inline(always)]
-pub(crate) fn with_generator<R>(f: impl FnOnce(&mut ThreadGenerator) -> R) -> Option<R> {
-    let mut p = STATE.get();
-    if p.is_null() || p == MAPPING {
-        p = acquire()?.as_ptr();
+pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option<R> {
+    let slot = tls::slot();
+    let mut p = slot.load(Relaxed);
+    if p < FIRST_STATE {
+        p = acquire(slot)?;
     }
-    // SAFETY: `p` is this thread's live state: it stays mapped until `Release`
-    // runs, which first takes it out of STATE. Only this thread reaches it.
-    let in_use = unsafe { &(*p).in_use };
-    if in_use.load(Relaxed) != 0 {
+    // SAFETY: `p` is this thread's live state: it stays mapped until
+    // `release` runs, which first takes it out of the slot. Only this thread
+    // (and its signal handlers) reach it, and only through shared references
+    // to atomics and cells.
+    let state = unsafe { &*(p as *const ThreadState) };
+    if state.in_use.load(Relaxed) != 0 {
         return None;
     }
-    in_use.store(1, Relaxed);
+    state.in_use.store(1, Relaxed);
     compiler_fence(SeqCst);
-    // SAFETY: with `in_use` set, a signal handler on this thread leaves the
-    // generator alone, so this is the only reference to it while `f` runs.
-    let result = f(unsafe { &mut (*p).generator });
+    let result = f(&state.generator);
     compiler_fence(SeqCst);
-    if in_use.load(Relaxed) != 1 {
-        // A signal handler forked while `f` ran and this is the child: what
-        // `f` produced may be the parent's, and the state is half wiped.
-        // SAFETY: as above; `in_use` is zero only because the kernel wiped it.
-        unsafe { forked_during_call(&mut (*p).generator) };
+    if state.in_use.load(Relaxed) != 1 {
+        // The kernel zeroed the page while `f` ran (a signal handler forked
+        // and this is the child, or the page was dropped): what `f` produced
+        // may be the parent's, and the state is half wiped.
+        forked_during_call(&state.generator);
         return None;
     }
-    in_use.store(0, Relaxed);
+    state.in_use.store(0, Relaxed);
     Some(result)
 }
 
-/// Throws away a state that a fork in a signal handler wiped under a running
-/// call, so that the child reseeds.
+/// Throws away a state that the kernel wiped under a running call, so that
+/// it reseeds.
 #[cold]
 #[inline(never)]
-fn forked_during_call(generator: &mut ThreadGenerator) {
+fn forked_during_call(generator: &ThreadGenerator) {
     generator.wipe();
 }
 
-/// Maps this thread's state on its first draw.
+/// Maps this thread's state on its first draw; `None` if this draw must
+/// read the OS.
 #[cold]
 #[inline(never)]
-fn acquire() -> Option<NonNull<ThreadState>> {
-    if STATE.get() == MAPPING || !wipe_on_fork::honoured() {
-        return None;
+fn acquire(slot: &AtomicUsize) -> Option<usize> {
+    if slot.load(Relaxed) != 0 || !state_memory::honoured() {
+        return None; // MAPPING or EXITING
     }
-    STATE.set(MAPPING);
+    slot.store(MAPPING, Relaxed);
+    compiler_fence(SeqCst);
     let state = release_key().and_then(|key| {
-        let p = wipe_on_fork::map::<ThreadState>()?;
+        let p = state_memory::map::<ThreadState>()?;
         // SAFETY: `key` is a live pthread key; the value is this thread's own state.
         if unsafe { libc::pthread_setspecific(key, p.as_ptr().cast()) } != 0 {
             // No release at exit could be arranged: use the OS instead.
             // SAFETY: `p` was just mapped and never handed out.
-            unsafe { wipe_on_fork::unmap(p) };
+            unsafe { state_memory::unmap(p) };
             return None;
         }
-        Some(p)
+        Some(p.as_ptr() as usize)
     });
-    STATE.set(state.map_or(ptr::null_mut(), NonNull::as_ptr));
+    compiler_fence(SeqCst);
+    slot.store(state.unwrap_or(0), Relaxed);
     state
 }
 
@@ -154,6 +170,13 @@ fn acquire() -> Option<NonNull<ThreadState>> {
 /// straight from the OS because the kernel does not honour MADV_WIPEONFORK.
 pub(crate) fn uses_generator() -> bool {
     with_generator(|_| ()).is_some()
+}
+
+/// Runs `f` on this thread's key schedule, for the tests that look for old
+/// keys in memory. `None` as for [`with_generator`].
+#[cfg(feature = "internals")]
+pub(crate) fn with_schedule<R>(f: impl FnOnce(&crate::keystream::Schedule) -> R) -> Option<R> {
+    with_generator(|g| f(g.schedule()))
 }
 
 #[cfg(test)]
@@ -165,5 +188,33 @@ mod tests {
         let nested = with_generator(|_| with_generator(|_| ()));
         assert_eq!(nested, Some(None), "a call inside a call must go to the OS");
         assert!(with_generator(|_| ()).is_some(), "the flag is cleared afterwards");
+    }
+
+    #[test]
+    fn the_state_fits_one_page_and_the_key_was_made_at_load() {
+        assert!(size_of::<ThreadState>() <= 4096);
+        assert_ne!(RELEASE_KEY.load(Relaxed), 0, "the .init_array constructor ran");
+    }
+
+    #[test]
+    fn draws_after_release_read_the_os_and_map_nothing() {
+        std::thread::spawn(|| {
+            assert!(uses_generator());
+            let p = tls::slot().load(Relaxed);
+            // SAFETY: this thread's own state, released exactly as at exit.
+            unsafe { release(p as *mut libc::c_void) };
+            assert_eq!(tls::slot().load(Relaxed), EXITING);
+            assert!(!uses_generator(), "after release the thread reads the OS");
+            assert_eq!(tls::slot().load(Relaxed), EXITING, "no new state was mapped");
+            // SAFETY: pthread_getspecific has no preconditions for a live key.
+            let value = unsafe { libc::pthread_getspecific(release_key().unwrap()) };
+            // The key's value still names the unmapped page; clear it so that
+            // the real exit does not release it twice.
+            assert!(!value.is_null());
+            // SAFETY: clearing this thread's own value of a live key.
+            unsafe { libc::pthread_setspecific(release_key().unwrap(), core::ptr::null()) };
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -1,7 +1,9 @@
 //! Every way randp gives up ends the process with a message and no output:
-//! an OS entropy source that fails at the first seed or at a later reseed, a
-//! NULL buffer passed to randp_bytes. Each case runs in a child process (this
-//! binary re-run with a role), because aborting is the behaviour under test.
+//! getrandom(2) failing at the first seed or at a later reseed, with any
+//! error but EINTR (EIO, EPERM and ENOSYS, as seccomp policies and old kernels
+//! return). Each case runs in a child process (this binary re-run with a
+//! role), because aborting is the behaviour under test. (A NULL buffer passed
+//! to randp_bytes is in tests/bad_input.rs and tests/c/test_randp.c.)
 
 mod support;
 use support::{ROLE, fail_syscall, run_child, signal, write_all};
@@ -30,10 +32,20 @@ fn child(role: &str) {
             let x = randp::u64();
             write_all(1, &x.to_ne_bytes());
         }
-        "null-bytes" => {
-            // SAFETY: the documented abort case; nothing is written.
-            unsafe { randp::ffi::randp_bytes(std::ptr::null_mut(), 16) };
-            write_all(1, b"returned");
+        "first-seed-eperm" | "first-seed-enosys" => {
+            let errno = if role.ends_with("eperm") { libc::EPERM } else { libc::ENOSYS };
+            fail_syscall(libc::SYS_getrandom, errno, None);
+            let mut b = [0u8; 16];
+            randp::fill_bytes(&mut b);
+            write_all(1, &b);
+        }
+        "other-thread-after-seed" => {
+            // A thread that seeded before the filter, then a new thread
+            // whose first draw needs the OS.
+            let _ = randp::u64();
+            fail_syscall(libc::SYS_getrandom, libc::EPERM, None);
+            let x = std::thread::spawn(randp::u64).join().unwrap();
+            write_all(1, &x.to_ne_bytes());
         }
         other => panic!("unknown role {other}"),
     }
@@ -56,7 +68,9 @@ fn main() {
         ("first-seed", ENTROPY_MESSAGE),
         ("reseed", ENTROPY_MESSAGE),
         ("u64-first-seed", ENTROPY_MESSAGE),
-        ("null-bytes", "randp_bytes called with a NULL buffer"),
+        ("first-seed-eperm", ENTROPY_MESSAGE),
+        ("first-seed-enosys", ENTROPY_MESSAGE),
+        ("other-thread-after-seed", ENTROPY_MESSAGE),
     ];
     for (role, message) in cases {
         expect_abort(role, message);

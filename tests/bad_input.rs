@@ -1,11 +1,14 @@
-//! Bad input at the Rust API and at the C ABI (called here through the same
-//! `extern "C"` functions a C program links): empty and huge lengths, NULL
-//! buffers, trivial and extreme bounds, and the absence of any seeding API.
+//! Bad input at the Rust API and at the C ABI (called here through the shared
+//! library a C program links, loaded with dlopen): empty and huge lengths,
+//! NULL buffers, trivial and extreme bounds, and the absence of any seeding
+//! API.
 //! The CLI's bad input is in tests/cli.rs, the Go module's in go/.
 
 use std::process::Command;
 
-use randp::ffi::{RANDP_ERR_NULL, randp_bytes, randp_lt_u32, randp_lt_u64, randp_read};
+#[path = "support/capi.rs"]
+mod capi;
+use capi::RANDP_ERR_NULL;
 use rand_core::Rng;
 
 /// Set in a re-run of this test binary that must abort.
@@ -40,28 +43,30 @@ fn check_fill(name: &str, len: usize, fill: impl FnOnce(&mut [u8])) {
 
 #[test]
 fn zero_length_writes_nothing() {
+    let c = capi::load();
     check_fill("fill_bytes", 0, randp::fill_bytes);
     check_fill("Randp::fill_bytes", 0, |b| randp::Randp.fill_bytes(b));
     check_fill("randp_bytes", 0, |b| {
         // SAFETY: a valid pointer with length 0.
-        unsafe { randp_bytes(b.as_mut_ptr().cast(), 0) }
+        unsafe { (c.randp_bytes)(b.as_mut_ptr().cast(), 0) }
     });
     check_fill("randp_read", 0, |b| {
         // SAFETY: a valid pointer with length 0.
-        assert_eq!(unsafe { randp_read(b.as_mut_ptr().cast(), 0) }, 0);
+        assert_eq!(unsafe { (c.randp_read)(b.as_mut_ptr().cast(), 0) }, 0);
     });
     // SAFETY: NULL with length 0 is documented as a no-op for both.
     unsafe {
-        randp_bytes(std::ptr::null_mut(), 0);
-        assert_eq!(randp_read(std::ptr::null_mut(), 0), 0);
+        (c.randp_bytes)(std::ptr::null_mut(), 0);
+        assert_eq!((c.randp_read)(std::ptr::null_mut(), 0), 0);
     }
 }
 
 #[test]
 fn null_with_a_length_is_rejected_by_randp_read() {
+    let c = capi::load();
     for len in [1, 16, 4096, usize::MAX / 2, usize::MAX] {
         // SAFETY: NULL with len > 0 is the documented error case; nothing is written.
-        assert_eq!(unsafe { randp_read(std::ptr::null_mut(), len) }, RANDP_ERR_NULL, "len {len}");
+        assert_eq!(unsafe { (c.randp_read)(std::ptr::null_mut(), len) }, RANDP_ERR_NULL, "len {len}");
     }
     assert_eq!(RANDP_ERR_NULL, 1);
 }
@@ -70,10 +75,11 @@ fn null_with_a_length_is_rejected_by_randp_read() {
 /// SIZE_MAX, aborts with a message and writes nothing.
 #[test]
 fn null_with_a_length_aborts_randp_bytes() {
+    let c = capi::load();
     if let Ok(len) = std::env::var(ROLE) {
         let len: usize = len.parse().unwrap();
         // SAFETY: the documented abort case under test, in a child process.
-        unsafe { randp_bytes(std::ptr::null_mut(), len) };
+        unsafe { (c.randp_bytes)(std::ptr::null_mut(), len) };
         println!("randp_bytes returned");
         std::process::exit(0);
     }
@@ -97,52 +103,56 @@ fn null_with_a_length_aborts_randp_bytes() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "fills 4 GiB: run with --release")]
 fn huge_length_fills_exactly() {
+    let c = capi::load();
     let len = (4usize << 30) + 17;
     check_fill("randp_read", len, |b| {
         // SAFETY: b is valid for writes of b.len() bytes.
-        assert_eq!(unsafe { randp_read(b.as_mut_ptr().cast(), b.len()) }, 0);
+        assert_eq!(unsafe { (c.randp_read)(b.as_mut_ptr().cast(), b.len()) }, 0);
     });
 }
 
 #[test]
 fn large_odd_lengths_fill_exactly() {
+    let c = capi::load();
     let len = (256 << 20) + 5;
     check_fill("fill_bytes", len, randp::fill_bytes);
     check_fill("Randp::fill_bytes", len, |b| randp::Randp.fill_bytes(b));
     check_fill("randp_bytes", len, |b| {
         // SAFETY: b is valid for writes of b.len() bytes.
-        unsafe { randp_bytes(b.as_mut_ptr().cast(), b.len()) }
+        unsafe { (c.randp_bytes)(b.as_mut_ptr().cast(), b.len()) }
     });
 }
 
 #[test]
 fn bounds_zero_and_one_return_zero() {
+    let c = capi::load();
     for _ in 0..1000 {
         assert_eq!(randp::lt_u32(0), 0);
         assert_eq!(randp::lt_u32(1), 0);
         assert_eq!(randp::lt_u64(0), 0);
         assert_eq!(randp::lt_u64(1), 0);
-        assert_eq!(randp_lt_u32(0), 0);
-        assert_eq!(randp_lt_u32(1), 0);
-        assert_eq!(randp_lt_u64(0), 0);
-        assert_eq!(randp_lt_u64(1), 0);
+        assert_eq!((c.randp_lt_u32)(0), 0);
+        assert_eq!((c.randp_lt_u32)(1), 0);
+        assert_eq!((c.randp_lt_u64)(0), 0);
+        assert_eq!((c.randp_lt_u64)(1), 0);
     }
 }
 
 /// The largest bounds stay in range and still reach the top half.
 #[test]
 fn extreme_bounds_stay_in_range() {
+    let c = capi::load();
     let (mut top32, mut top64) = (false, false);
     for _ in 0..10_000 {
         for b in [u32::MAX, u32::MAX - 1, (1 << 31) + 1] {
             let x = randp::lt_u32(b);
-            let y = randp_lt_u32(b);
+            let y = (c.randp_lt_u32)(b);
             assert!(x < b && y < b, "lt_u32({b}) = {x}, {y}");
             top32 |= x >= 1 << 31;
         }
         for b in [u64::MAX, u64::MAX - 1, (1 << 63) + 1] {
             let x = randp::lt_u64(b);
-            let y = randp_lt_u64(b);
+            let y = (c.randp_lt_u64)(b);
             assert!(x < b && y < b, "lt_u64({b}) = {x}, {y}");
             top64 |= x >= 1 << 63;
         }

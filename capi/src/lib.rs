@@ -1,19 +1,33 @@
-//! The C ABI: planet36/randp's functions, plus the entry points the Go module
-//! calls. Every function here is safe to call from any thread, at any time;
-//! none unwinds into its caller (a panic aborts the process with a message).
+//! randp's C library: planet36/randp's functions, plus the entry points the
+//! Go module calls, over the `randp` crate. Every function here is safe to call
+//! from any thread, at any time.
+//!
+//! The library is `no_std` and built with `panic = "abort"`: it links nothing
+//! but libc (no libgcc_s, no unwinder), and nothing in it unwinds into C or
+//! Go. Should a panic ever happen, the handler below writes a message to
+//! stderr and aborts the process.
+
+#![cfg_attr(not(test), no_std)]
 
 use core::ffi::{c_int, c_void};
+use randp_core as randp;
 
 /// Returned by `randp_read` when `buf` is NULL and `len` is not zero.
 pub const RANDP_ERR_NULL: c_int = 1;
 
-/// Runs `f`, turning a panic into an abort with a message, so that no panic
-/// ever unwinds into C or Go.
-#[inline(always)]
-fn guard<R>(f: impl FnOnce() -> R) -> R {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(_) => crate::entropy::fatal(b"randp: internal panic at the C ABI; aborting\n"),
+/// Turns a panic into an abort with a message: nothing unwinds into C or Go.
+#[cfg(not(test))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    fatal(b"randp: internal panic in the C library; aborting\n")
+}
+
+/// Writes `msg` to stderr with one write(2) and aborts the process.
+fn fatal(msg: &[u8]) -> ! {
+    // SAFETY: `msg` is valid for its length; abort never returns.
+    unsafe {
+        libc::write(2, msg.as_ptr().cast(), msg.len());
+        libc::abort()
     }
 }
 
@@ -26,68 +40,66 @@ fn guard<R>(f: impl FnOnce() -> R) -> R {
 /// `buf` is NULL or valid for writes of `n` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn randp_bytes(buf: *mut c_void, n: usize) {
-    guard(|| {
-        if n == 0 {
-            return;
-        }
-        if buf.is_null() {
-            crate::entropy::fatal(b"randp: randp_bytes called with a NULL buffer and a non-zero length; aborting\n");
-        }
-        // SAFETY: non-null, and the caller promises `n` writable bytes.
-        crate::fill_bytes(unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), n) });
-    })
+    if n == 0 {
+        return;
+    }
+    if buf.is_null() {
+        fatal(b"randp: randp_bytes called with a NULL buffer and a non-zero length; aborting\n");
+    }
+    // SAFETY: non-null, and the caller promises `n` writable bytes.
+    randp::fill_bytes(unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), n) });
 }
 
 /// Returns a uniform random `uint8_t`.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u8() -> u8 {
-    guard(crate::u8)
+    randp::u8()
 }
 
 /// Returns a uniform random `uint16_t`.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u16() -> u16 {
-    guard(crate::u16)
+    randp::u16()
 }
 
 /// Returns a uniform random `uint32_t`, like `arc4random`.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u32() -> u32 {
-    guard(crate::u32)
+    randp::u32()
 }
 
 /// Returns a uniform random `uint64_t`.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u64() -> u64 {
-    guard(crate::u64)
+    randp::u64()
 }
 
 /// Returns a uniform random `uint32_t` less than `upper_bound`, without
 /// modulo bias, like `arc4random_uniform`. If `upper_bound` is 0 or 1, returns 0.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_lt_u32(upper_bound: u32) -> u32 {
-    guard(|| crate::lt_u32(upper_bound))
+    randp::lt_u32(upper_bound)
 }
 
 /// Returns a uniform random `uint64_t` less than `upper_bound`, without
 /// modulo bias. If `upper_bound` is 0 or 1, returns 0.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_lt_u64(upper_bound: u64) -> u64 {
-    guard(|| crate::lt_u64(upper_bound))
+    randp::lt_u64(upper_bound)
 }
 
 /// Returns a uniform random non-negative `int64_t` (63 random bits), as Go's
 /// `math/rand.Source.Int63` does.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_int63() -> i64 {
-    guard(|| (crate::u64() >> 1) as i64)
+    (randp::u64() >> 1) as i64
 }
 
 /// Returns a uniform random `uint64_t`; the same as `randp_u64`, under the
 /// name the Go module uses.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_uint64() -> u64 {
-    guard(crate::u64)
+    randp::u64()
 }
 
 /// Fills `buf` with `len` random bytes and returns 0.
@@ -99,17 +111,15 @@ pub extern "C" fn randp_uint64() -> u64 {
 /// `buf` is NULL or valid for writes of `len` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn randp_read(buf: *mut c_void, len: usize) -> c_int {
-    guard(|| {
-        if len == 0 {
-            return 0;
-        }
-        if buf.is_null() {
-            return RANDP_ERR_NULL;
-        }
-        // SAFETY: non-null, and the caller promises `len` writable bytes.
-        crate::fill_bytes(unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) });
-        0
-    })
+    if len == 0 {
+        return 0;
+    }
+    if buf.is_null() {
+        return RANDP_ERR_NULL;
+    }
+    // SAFETY: non-null, and the caller promises `len` writable bytes.
+    randp::fill_bytes(unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) });
+    0
 }
 
 #[cfg(test)]
@@ -157,26 +167,16 @@ mod tests {
         let _ = (randp_u8(), randp_u16(), randp_u32(), randp_u64(), randp_uint64());
     }
 
-    /// The child half of `panic_becomes_abort_with_message`: only acts when
-    /// re-run by it.
+    /// The committed include/randp.h is exactly what cbindgen generates from
+    /// this file. `make header` (RANDP_BLESS=1) rewrites it.
     #[test]
-    fn panic_child() {
-        if std::env::var_os("RANDP_TEST_PANIC_CHILD").is_some() {
-            guard(|| -> u64 { panic!("injected panic") });
-            std::process::exit(0); // unreachable unless the guard let it through
+    fn committed_header_is_current() {
+        let generated = include_str!(concat!(env!("OUT_DIR"), "/randp.h"));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../include/randp.h");
+        if std::env::var_os("RANDP_BLESS").is_some() {
+            std::fs::write(path, generated).expect("write include/randp.h");
         }
-    }
-
-    #[test]
-    fn panic_becomes_abort_with_message() {
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "ffi::tests::panic_child", "--nocapture", "--test-threads=1"])
-            .env("RANDP_TEST_PANIC_CHILD", "1")
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(out.status.signal(), Some(libc::SIGABRT), "status {:?}, stderr {stderr}", out.status);
-        assert!(stderr.contains("randp: internal panic at the C ABI; aborting"), "stderr: {stderr}");
+        let committed = std::fs::read_to_string(path).expect("read include/randp.h");
+        assert!(committed == generated, "include/randp.h is stale: run `make header` and commit it");
     }
 }

@@ -1,0 +1,26 @@
+//! Links librandp.so as librandp.so.0 that survives dlclose, and generates
+//! the C header with cbindgen into OUT_DIR; `make header` copies it to
+//! include/randp.h, and a test fails while the committed copy is stale.
+
+fn main() {
+    println!("cargo:rerun-if-changed=src/lib.rs");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    // The shared library's name for the dynamic linker (librandp.so.0, like
+    // planet36/randp's), and NODELETE: dlclose must not unmap it while exiting
+    // threads may still run its pthread key destructor.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librandp.so.0");
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
+    // Only the randp_* functions are exported.
+    println!("cargo:rerun-if-changed=randp.map");
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/randp.map");
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={map}");
+    let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
+    let out_dir = std::env::var("OUT_DIR").expect("set by cargo");
+    let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml");
+    cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen could not generate the header")
+        .write_to_file(format!("{out_dir}/randp.h"));
+}

@@ -1,0 +1,249 @@
+//! The generator: a buffer of keystream, handed out once, behind a key that
+//! changes at every refill.
+//!
+//! All state is plain bytes and integers, and the all-zero value is a valid,
+//! unseeded generator: its first draw reseeds from the OS before any output.
+//! That is what lets a forked child whose state the kernel wiped
+//! (MADV_WIPEONFORK), or a thread whose droppable page the kernel dropped,
+//! carry on safely.
+//!
+//! The kernel may zero the generator's memory under a running call (a fork
+//! made by a signal handler, a dropped page). The call is then thrown away by
+//! its caller (`thread_state`), but it must still run to its end without
+//! undefined behaviour: so no `&mut` ever points into the generator, the
+//! counters are atomics read once into locals and checked there, and the key
+//! schedule and buffer are only reached through raw pointers.
+
+use crate::entropy;
+use crate::keystream::{self, BLOCK_LEN, Schedule};
+use core::cell::UnsafeCell;
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// Buffer size in 16-byte AES blocks of a thread's generator: what fits in
+/// one page beside the key schedule (3.5 KiB of output per refill).
+pub const DEFAULT_BLOCKS: usize = 224;
+
+/// Default reseed interval: at most this many bytes of output per thread
+/// between two mixes of fresh OS entropy into the key.
+pub const DEFAULT_RESEED: usize = 1 << 20;
+
+/// AES-256-CTR with fast key erasure over a buffer of `BLOCKS` blocks,
+/// reseeded from the OS every `RESEED` bytes of output.
+///
+/// Every refill writes `16 * BLOCKS` bytes of keystream to the buffer under
+/// the current key and replaces the key (see [`keystream`]). Bytes are zeroed
+/// in the buffer as they are handed out. Requests of at least a whole buffer
+/// are written straight into the caller's memory, up to the reseed interval
+/// per key.
+#[repr(C, align(64))]
+pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
+    /// Unread bytes, at the end of `buf`; at most `16 * BLOCKS`. Zero in a
+    /// zeroed generator.
+    remaining: AtomicUsize,
+    /// Bytes that may still be generated before the next reseed. Zero in a
+    /// zeroed generator, which therefore reseeds before its first output.
+    until_reseed: AtomicUsize,
+    schedule: UnsafeCell<Schedule>,
+    /// Where the OS writes a reseed's fresh bytes; zero between calls.
+    seed: UnsafeCell<[u8; 32]>,
+    buf: UnsafeCell<[[u8; BLOCK_LEN]; BLOCKS]>,
+}
+
+impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
+    /// Output bytes per refill.
+    const LEN: usize = {
+        assert!(BLOCKS > 0, "the buffer holds at least one block");
+        assert!(RESEED >= BLOCKS * BLOCK_LEN, "a reseed interval holds at least one buffer");
+        assert!(RESEED <= 1 << 20, "reseed at least every MiB of output");
+        assert!(RESEED % BLOCK_LEN == 0, "the reseed interval is whole blocks");
+        BLOCKS * BLOCK_LEN
+    };
+
+    fn buf(&self) -> *mut u8 {
+        self.buf.get().cast()
+    }
+
+    /// Takes the next `N` bytes from the buffer, zeroing them there, or
+    /// returns `None` when fewer than `N` are left (the caller then takes the
+    /// slow path through [`Self::fill`]).
+    #[inline(always)]
+    pub(crate) fn take<const N: usize>(&self) -> Option<[u8; N]> {
+        let r = self.remaining.load(Relaxed);
+        if r < N {
+            return None;
+        }
+        // SAFETY: `remaining <= LEN` always holds (it is only ever stored as
+        // LEN, lowered from a value read here, or zeroed), so the N bytes
+        // from `LEN - r` lie inside `buf`.
+        let out = unsafe {
+            let src = self.buf().add(Self::LEN - r).cast::<[u8; N]>();
+            let out = src.read_unaligned();
+            src.write_unaligned([0; N]);
+            out
+        };
+        self.remaining.store(r - N, Relaxed);
+        Some(out)
+    }
+
+    /// Fills the `len` bytes at `dst` with output, refilling or reseeding as
+    /// needed.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of `len` bytes and does not overlap `self`.
+    pub(crate) unsafe fn fill(&self, dst: *mut u8, len: usize) {
+        // SAFETY: the caller guarantees `len` bytes at `dst`; every offset
+        // below stays within them.
+        unsafe {
+            let mut done = self.take_into(dst, len);
+            if len - done >= Self::LEN {
+                let mut blocks = (len - done) / BLOCK_LEN;
+                while blocks > 0 {
+                    let budget = self.until_reseed.load(Relaxed) / BLOCK_LEN;
+                    let chunk = blocks.min(if budget > 0 { budget } else { RESEED / BLOCK_LEN });
+                    self.rotate(dst.add(done), chunk);
+                    done += chunk * BLOCK_LEN;
+                    blocks -= chunk;
+                }
+            }
+            if done < len {
+                self.refill();
+                self.take_into(dst.add(done), len - done);
+            }
+        }
+    }
+
+    /// Copies as much of the buffer as fits into the `len` bytes at `dst`,
+    /// zeroing it behind, and returns how much that was.
+    ///
+    /// # Safety
+    /// As for [`Self::fill`].
+    unsafe fn take_into(&self, dst: *mut u8, len: usize) -> usize {
+        let r = self.remaining.load(Relaxed);
+        let n = r.min(len);
+        // SAFETY: `r <= LEN` (see `take`), so `LEN - r + n <= LEN`; `dst`
+        // holds at least `n` bytes and does not overlap the buffer. A plain
+        // memset: the buffer lives on and is read again, so the store stays.
+        unsafe {
+            let src = self.buf().add(Self::LEN - r);
+            core::ptr::copy_nonoverlapping(src, dst, n);
+            core::ptr::write_bytes(src, 0, n);
+        }
+        self.remaining.store(r - n, Relaxed);
+        n
+    }
+
+    /// Refills the whole buffer under a fresh key; unread bytes are overwritten.
+    fn refill(&self) {
+        // SAFETY: the buffer holds exactly BLOCKS blocks.
+        unsafe { self.rotate(self.buf(), BLOCKS) };
+        self.remaining.store(Self::LEN, Relaxed);
+    }
+
+    /// Writes `nblocks <= RESEED / 16` blocks of keystream to `out` and
+    /// rotates the key, reseeding first if the interval is used up.
+    ///
+    /// # Safety
+    /// `out` is valid for writes of `16 * nblocks` bytes and does not overlap
+    /// the key schedule.
+    unsafe fn rotate(&self, out: *mut u8, nblocks: usize) {
+        let bytes = nblocks * BLOCK_LEN;
+        debug_assert!(bytes <= RESEED);
+        let mut left = self.until_reseed.load(Relaxed);
+        if left < bytes {
+            self.reseed();
+            left = RESEED;
+        }
+        // SAFETY: the schedule belongs to this generator and was made by the
+        // process's backend (or is the zeroed one just reseeded); `out` is
+        // the caller's.
+        unsafe { keystream::rotate(self.schedule.get(), out, nblocks) };
+        self.until_reseed.store(left - bytes, Relaxed);
+    }
+
+    /// Mixes 32 fresh bytes from the OS into the key. The OS writes them
+    /// straight into the state, never onto the stack.
+    fn reseed(&self) {
+        let seed = self.seed.get();
+        // SAFETY: `seed` is this generator's 32-byte field; the schedule is
+        // its own and valid (a zeroed one included).
+        unsafe {
+            entropy::os_fill_raw(seed.cast(), 32);
+            keystream::mix(self.schedule.get(), seed);
+            zeroize::Zeroize::zeroize(&mut *seed);
+        }
+    }
+
+    /// The key schedule, for the tests that look for old keys in memory.
+    #[cfg(feature = "internals")]
+    pub(crate) fn schedule(&self) -> &Schedule {
+        // SAFETY: only this thread reaches the generator, and the reference
+        // is dropped before the next draw changes the schedule.
+        unsafe { &*self.schedule.get() }
+    }
+
+    /// Zeroes the whole generator, which makes it unseeded again.
+    pub(crate) fn wipe(&self) {
+        self.remaining.store(0, Relaxed);
+        self.until_reseed.store(0, Relaxed);
+        // SAFETY: the fields are this generator's own plain bytes, and no
+        // reference into them is live (only raw pointers are ever made).
+        unsafe {
+            zeroize::Zeroize::zeroize(&mut (*self.schedule.get()).0);
+            zeroize::Zeroize::zeroize(&mut *self.seed.get());
+            zeroize::Zeroize::zeroize((*self.buf.get()).as_flattened_mut());
+        }
+    }
+}
+
+#[cfg(feature = "internals")]
+impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
+    /// A new generator on the heap; it seeds itself from the OS at its first draw.
+    pub fn new() -> alloc::boxed::Box<Self> {
+        let layout = core::alloc::Layout::new::<Self>();
+        // SAFETY: the layout is non-zero-sized; every field is an atomic
+        // integer or plain bytes, for which all-zero is a valid value and
+        // the documented unseeded state; the box takes the allocation made
+        // with the global allocator and this layout.
+        unsafe {
+            let p = alloc::alloc::alloc_zeroed(layout).cast::<Self>();
+            if p.is_null() {
+                alloc::alloc::handle_alloc_error(layout);
+            }
+            alloc::boxed::Box::from_raw(p)
+        }
+    }
+
+    /// Fills `dst` with output.
+    pub fn fill_bytes(&mut self, dst: &mut [u8]) {
+        // SAFETY: `dst` is a valid, writable slice outside `self`.
+        unsafe { self.fill(dst.as_mut_ptr(), dst.len()) }
+    }
+
+    /// Returns 8 bytes of output as a native-endian `u64`.
+    #[inline]
+    pub fn u64(&mut self) -> u64 {
+        match self.take::<8>() {
+            Some(b) => u64::from_ne_bytes(b),
+            None => {
+                let mut b = [0; 8];
+                self.fill_bytes(&mut b);
+                u64::from_ne_bytes(b)
+            }
+        }
+    }
+}
+
+impl<const BLOCKS: usize, const RESEED: usize> Drop for Generator<BLOCKS, RESEED> {
+    fn drop(&mut self) {
+        self.wipe();
+    }
+}
+
+impl<const BLOCKS: usize, const RESEED: usize> core::fmt::Debug for Generator<BLOCKS, RESEED> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Generator { .. }")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,161 @@
+//! Every backend this CPU runs, block for block against the `aes` crate's
+//! AES-256 block function.
+
+use super::*;
+use aes::Aes256;
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
+use hex_literal::hex;
+use std::vec::Vec;
+
+/// Blocks `0..n` of AES-256 in counter mode under `key` (128-bit big-endian
+/// counter from zero), one block encryption at a time.
+fn reference(key: &[u8; 32], n: usize) -> Vec<u8> {
+    let aes = Aes256::new(key.into());
+    (0..n as u128)
+        .flat_map(|i| {
+            let mut b = i.to_be_bytes().into();
+            aes.encrypt_block(&mut b);
+            <[u8; 16]>::from(b)
+        })
+        .collect()
+}
+
+fn random_key() -> [u8; 32] {
+    let mut k = [0u8; 32];
+    crate::entropy::os_fill(&mut k);
+    k
+}
+
+/// A schedule for `key` made by backend `b` (through `mix` on a zeroed one).
+fn schedule(b: Backend, key: &[u8; 32]) -> std::boxed::Box<Schedule> {
+    let mut ks = std::boxed::Box::new(Schedule([[0; 16]; 15]));
+    // SAFETY: `ks` is a valid schedule, `key` 32 readable bytes, and the
+    // callers only pass supported backends.
+    unsafe { mix_with(b, &mut *ks, key) };
+    ks
+}
+
+fn key_of(ks: &Schedule) -> [u8; 32] {
+    let mut k = [0u8; 32];
+    k[..16].copy_from_slice(&ks.0[0]);
+    k[16..].copy_from_slice(&ks.0[1]);
+    k
+}
+
+fn supported() -> Vec<Backend> {
+    let all: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.supported()).collect();
+    std::eprintln!("keystream backends tested on this CPU: {:?}", all);
+    all
+}
+
+#[test]
+fn every_backend_matches_aes_for_every_block_count() {
+    // 64 KiB + 17 bytes of output: block counts 0 ..= 4098.
+    const MAX_BLOCKS: usize = (64usize * 1024 + 17).div_ceil(16);
+    for b in supported() {
+        for _ in 0..2 {
+            let key = random_key();
+            let stream = reference(&key, MAX_BLOCKS + 2);
+            let mut out = std::vec![0u8; MAX_BLOCKS * 16 + 64];
+            for n in 0..=MAX_BLOCKS {
+                let mut ks = schedule(b, &key);
+                out.fill(0xa5);
+                // SAFETY: `ks` is a schedule made by `b`; `out` holds `16 * n + 64` bytes.
+                unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), n) };
+                assert_eq!(out[..n * 16], stream[32..32 + n * 16], "{b:?}: {n} blocks");
+                assert!(out[n * 16..].iter().all(|&x| x == 0xa5), "{b:?}: wrote past {n} blocks");
+                assert_eq!(key_of(&ks)[..], stream[..32], "{b:?}: next key after {n} blocks");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_backend_expands_the_next_key_and_mixes_seeds() {
+    for b in supported() {
+        let key = random_key();
+        let mut ks = schedule(b, &key);
+        let mut chain = key;
+        let mut out = std::vec![0u8; 37 * 16];
+        for round in 0..5 {
+            // SAFETY: as above.
+            unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), 37) };
+            let stream = reference(&chain, 39);
+            assert_eq!(out[..], stream[32..], "{b:?}: round {round}");
+            chain.copy_from_slice(&stream[..32]);
+        }
+        // Mixing XORs fresh bytes into the key and re-expands.
+        let seed = random_key();
+        // SAFETY: `ks` is `b`'s schedule; `seed` is 32 readable bytes.
+        unsafe { mix_with(b, &mut *ks, &seed) };
+        for (c, s) in chain.iter_mut().zip(seed) {
+            *c ^= s;
+        }
+        // SAFETY: as above.
+        unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), 37) };
+        assert_eq!(out[..], reference(&chain, 39)[32..], "{b:?}: after a mix");
+    }
+}
+
+#[test]
+fn backends_agree_with_each_other() {
+    let key = random_key();
+    let mut outputs = Vec::new();
+    for b in supported() {
+        let mut ks = schedule(b, &key);
+        let mut out = std::vec![0u8; 1000 * 16];
+        for _ in 0..3 {
+            // SAFETY: as above.
+            unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), 1000) };
+        }
+        outputs.push((b, out, key_of(&ks)));
+    }
+    for w in outputs.windows(2) {
+        assert!(w[0].1 == w[1].1 && w[0].2 == w[1].2, "{:?} and {:?} differ", w[0].0, w[1].0);
+    }
+}
+
+#[test]
+fn the_chosen_backend_is_the_fastest_supported() {
+    let chosen = backend();
+    assert!(chosen.supported());
+    let first = Backend::ALL.into_iter().find(|b| b.supported()).unwrap();
+    assert_eq!(chosen, first);
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("ssse3") {
+        assert_ne!(chosen, Backend::Portable, "AES-NI is there but not used");
+    }
+}
+
+/// The `aes` crate, which every kernel is tested against, against FIPS-197
+/// appendix C.3 (AES-256).
+#[test]
+fn reference_aes_matches_fips_197_c3() {
+    let key = hex!("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+    let mut block = hex!("00112233445566778899aabbccddeeff").into();
+    Aes256::new(&key.into()).encrypt_block(&mut block);
+    assert_eq!(<[u8; 16]>::from(block), hex!("8ea2b7ca516745bfeafc49904b496089"));
+}
+
+/// NIST SP 800-38A, appendix F.5.5, CTR-AES256.Encrypt, through the `ctr`
+/// crate that the portable backend uses.
+#[test]
+fn portable_ctr_matches_sp800_38a_f55() {
+    use ctr::cipher::{KeyIvInit, StreamCipher};
+    let key = hex!("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4");
+    let counter = hex!("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+    let mut data = hex!(
+        "6bc1bee22e409f96e93d7e117393172a"
+        "ae2d8a571e03ac9c9eb76fac45af8e51"
+        "30c81c46a35ce411e5fbc1191a0a52ef"
+        "f69f2445df4f9b17ad2b417be66c3710"
+    );
+    let expected = hex!(
+        "601ec313775789a5b7a7f504bbf3d228"
+        "f443e3ca4d62b59aca84e990cacaf5c5"
+        "2b0930daa23de94ce87017ba2d84988d"
+        "dfc9c58db67aada613c2dd08457941a6"
+    );
+    ctr::Ctr128BE::<Aes256>::new(&key.into(), &counter.into()).apply_keystream(&mut data);
+    assert_eq!(data, expected);
+}

@@ -1,0 +1,209 @@
+//! The memory a thread's state lives in: a page that a forked child finds
+//! zeroed, that stays out of core dumps, and that is kept out of swap.
+//!
+//! On Linux 6.11 and later the page is mapped with MAP_DROPPABLE, as the
+//! kernel's own vDSO getrandom states are: the kernel never writes it to swap
+//! or a hibernation image, and under memory pressure may drop it instead, after
+//! which it reads back as zeroes. Droppable memory is also wiped on fork and
+//! left out of core dumps. Zero is the unseeded state, and a state never spans
+//! two pages, so a dropped page is simply reseeded (a call it interrupts is
+//! thrown away, exactly as after a fork). On older kernels the page is mapped
+//! with MADV_WIPEONFORK and MADV_DONTDUMP and locked in memory with mlock
+//! where the limit allows (best effort).
+//!
+//! Whether the kernel honours MADV_WIPEONFORK is checked, not assumed: the
+//! advice must succeed on every mapping, and an invalid advice must fail, since
+//! some environments (qemu-user, for one) accept any advice and ignore it. When
+//! the check fails randp keeps no userspace state at all and every draw reads
+//! the OS directly, so a child never repeats its parent's bytes.
+
+use core::ptr::{self, NonNull};
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+const UNKNOWN: u8 = 0;
+const HONOURED: u8 = 1;
+const REFUSED: u8 = 2;
+
+static WIPE_ON_FORK: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// The size of every state mapping: one 4 KiB page (or the system's larger page).
+pub(crate) const STATE_LEN: usize = 4096;
+
+/// Whether the kernel has been seen to honour MADV_WIPEONFORK; false once a
+/// mapping was refused. Probes the kernel on first use.
+pub(crate) fn honoured() -> bool {
+    match WIPE_ON_FORK.load(Relaxed) {
+        HONOURED => true,
+        REFUSED => false,
+        _ => probe(),
+    }
+}
+
+#[cold]
+fn probe() -> bool {
+    match map_bytes() {
+        Some(p) => {
+            // SAFETY: `p` is a mapping that nothing else uses.
+            unsafe { unmap_bytes(p) };
+            true
+        }
+        None => false,
+    }
+}
+
+/// How the last mapping was made, for diagnostics and tests.
+#[cfg(any(test, feature = "internals"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// MAP_DROPPABLE (Linux 6.11+): never swapped, wiped on fork, not dumped.
+    Droppable,
+    /// MADV_WIPEONFORK and MADV_DONTDUMP, and mlock when the limit allows.
+    WipeOnFork { locked: bool },
+}
+
+static LAST_KIND: AtomicU8 = AtomicU8::new(0);
+
+/// How this process's state pages are mapped (`None` before the first one).
+#[cfg(any(test, feature = "internals"))]
+pub(crate) fn kind() -> Option<Kind> {
+    match LAST_KIND.load(Relaxed) {
+        1 => Some(Kind::Droppable),
+        2 => Some(Kind::WipeOnFork { locked: true }),
+        3 => Some(Kind::WipeOnFork { locked: false }),
+        _ => None,
+    }
+}
+
+/// Maps zeroed, private memory for one `T` (at most [`STATE_LEN`] bytes, so
+/// it lies in one page), or returns `None` (and records the refusal) when the
+/// kernel does not honour MADV_WIPEONFORK or has no memory.
+///
+/// `T` must be valid when all-zero: that is what a forked child finds, and what
+/// a dropped page reads back as.
+pub(crate) fn map<T>() -> Option<NonNull<T>> {
+    const { assert!(size_of::<T>() <= STATE_LEN && align_of::<T>() <= STATE_LEN) };
+    Some(map_bytes()?.cast())
+}
+
+/// Zeroes and unmaps memory from [`map`].
+///
+/// # Safety
+/// `p` came from `map::<T>()`, is not used afterwards, and nothing else refers to it.
+pub(crate) unsafe fn unmap<T>(p: NonNull<T>) {
+    // SAFETY: forwarded from the caller.
+    unsafe { unmap_bytes(p.cast()) }
+}
+
+fn mmap(flags: libc::c_int) -> Option<NonNull<u8>> {
+    // SAFETY: an anonymous private mapping with no address hint touches no
+    // existing memory.
+    let p = unsafe {
+        libc::mmap(ptr::null_mut(), STATE_LEN, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0)
+    };
+    if p == libc::MAP_FAILED { None } else { NonNull::new(p.cast()) }
+}
+
+fn map_bytes() -> Option<NonNull<u8>> {
+    let anon = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+    // MAP_DROPPABLE is a mapping type of its own; kernels before 6.11 reject
+    // it with EINVAL, and then the private mapping below is used.
+    let droppable = mmap((anon & !libc::MAP_PRIVATE) | libc::MAP_DROPPABLE);
+    let (p, kind) = match droppable {
+        Some(p) => (p, 1),
+        None => (mmap(anon)?, 0),
+    };
+    // SAFETY: `p` is the start of the STATE_LEN-byte mapping just made. Advice
+    // changes only how the kernel treats it. A refused DONTDUMP or mlock costs
+    // only hygiene (core dumps, swap), so their results are recorded, not
+    // required.
+    let (wipe, invalid, kind) = unsafe {
+        let base = p.as_ptr().cast();
+        let wipe = libc::madvise(base, STATE_LEN, libc::MADV_WIPEONFORK);
+        let invalid = libc::madvise(base, STATE_LEN, -1);
+        let kind = if kind == 1 {
+            1
+        } else {
+            libc::madvise(base, STATE_LEN, libc::MADV_DONTDUMP);
+            if libc::mlock(base, STATE_LEN) == 0 { 2 } else { 3 }
+        };
+        (wipe, invalid, kind)
+    };
+    if wipe != 0 || invalid == 0 {
+        WIPE_ON_FORK.store(REFUSED, Relaxed);
+        // SAFETY: the mapping was made above and never handed out.
+        unsafe { unmap_bytes(p) };
+        return None;
+    }
+    let _ = WIPE_ON_FORK.compare_exchange(UNKNOWN, HONOURED, Relaxed, Relaxed);
+    LAST_KIND.store(kind, Relaxed);
+    Some(p)
+}
+
+/// # Safety
+/// `p` is a whole mapping from `map_bytes` that nothing uses any more.
+unsafe fn unmap_bytes(p: NonNull<u8>) {
+    // SAFETY: the caller hands over the whole mapping, so it may be written
+    // (zeroed, so no key or output outlives it) and then unmapped, which also
+    // ends any mlock.
+    unsafe {
+        zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(p.as_ptr(), STATE_LEN));
+        libc::munmap(p.as_ptr().cast(), STATE_LEN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_kernel_honours_wipe_on_fork() {
+        // randp's supported platform is Linux >= 4.14; CI runs on one.
+        assert!(honoured());
+    }
+
+    #[test]
+    fn droppable_where_the_kernel_has_it() {
+        let p = map::<[u8; 100]>().expect("mapping");
+        // SAFETY: utsname is plain bytes, valid when zeroed.
+        let mut uts: libc::utsname = unsafe { core::mem::zeroed() };
+        // SAFETY: `uts` is a valid out-pointer.
+        assert_eq!(unsafe { libc::uname(&mut uts) }, 0);
+        // SAFETY: uname wrote a NUL-terminated release string.
+        let release = unsafe { core::ffi::CStr::from_ptr(uts.release.as_ptr()) }.to_str().unwrap();
+        let mut parts = release.split(|c: char| !c.is_ascii_digit()).filter_map(|s| s.parse::<u32>().ok());
+        let version = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+        if version >= (6, 11) {
+            assert_eq!(kind(), Some(Kind::Droppable), "Linux {release} has MAP_DROPPABLE");
+        } else {
+            assert!(matches!(kind(), Some(Kind::WipeOnFork { .. })), "Linux {release}");
+        }
+        // SAFETY: `p` came from `map` and is not used again.
+        unsafe { unmap(p) };
+    }
+
+    #[test]
+    fn mapping_is_zeroed_in_a_forked_child() {
+        let p = map::<[u8; 100]>().expect("mapping");
+        // SAFETY: `p` is a fresh, exclusively owned mapping of 100 bytes.
+        unsafe { p.as_ptr().write([0xa5; 100]) };
+        // SAFETY: the child only reads memory and calls _exit.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0);
+        if pid == 0 {
+            // SAFETY: reading the mapping, then leaving without unwinding.
+            unsafe {
+                let zeroed = (*p.as_ptr()).iter().all(|&b| b == 0);
+                libc::_exit(if zeroed { 0 } else { 1 });
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waiting for the child just forked.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child saw the parent's bytes");
+        // SAFETY: the parent still sees its own bytes, and then releases the mapping.
+        unsafe {
+            assert_eq!(*p.as_ptr(), [0xa5; 100]);
+            unmap(p);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! The C library as a C program sees it: librandp.so, loaded with dlopen from
+//! the target directory this test binary was built in (`make build`, or
+//! `cargo build -p randp-capi`, builds it first).
+
+use std::ffi::{CString, c_int, c_void};
+
+/// The C ABI's functions, from the shared library.
+pub struct Capi {
+    pub randp_bytes: unsafe extern "C" fn(*mut c_void, usize),
+    pub randp_read: unsafe extern "C" fn(*mut c_void, usize) -> c_int,
+    pub randp_lt_u32: extern "C" fn(u32) -> u32,
+    pub randp_lt_u64: extern "C" fn(u64) -> u64,
+}
+
+/// `RANDP_ERR_NULL` from include/randp.h.
+pub const RANDP_ERR_NULL: c_int = 1;
+
+/// Loads target/<profile>/librandp.so (next to this binary's deps/ folder).
+pub fn load() -> Capi {
+    let exe = std::env::current_exe().expect("own path");
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>/deps");
+    let path = dir.join("librandp.so");
+    assert!(path.exists(), "{} is missing: build the C library first (make build)", path.display());
+    let cpath = CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: dlopen of a library path; the library's constructor only
+    // creates a pthread key.
+    let lib = unsafe { libc::dlopen(cpath.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    assert!(!lib.is_null(), "dlopen {}", path.display());
+    let sym = |name: &str| {
+        let c = CString::new(name).unwrap();
+        // SAFETY: `lib` is a live handle from dlopen.
+        let p = unsafe { libc::dlsym(lib, c.as_ptr()) };
+        assert!(!p.is_null(), "{name} missing from librandp.so");
+        p
+    };
+    // SAFETY: each symbol is the function include/randp.h declares with this
+    // signature; the library stays loaded (it is never dlclosed, and is NODELETE).
+    unsafe {
+        Capi {
+            randp_bytes: std::mem::transmute::<*mut c_void, _>(sym("randp_bytes")),
+            randp_read: std::mem::transmute::<*mut c_void, _>(sym("randp_read")),
+            randp_lt_u32: std::mem::transmute::<*mut c_void, _>(sym("randp_lt_u32")),
+            randp_lt_u64: std::mem::transmute::<*mut c_void, _>(sym("randp_lt_u64")),
+        }
+    }
+}
