@@ -14,10 +14,10 @@ header:
 # bad_input.rs loads target/release/librandp.so, hence `build` first.
 TEST_TARGETS += test-rust test-rust-debug
 test-rust: build
-	$(CARGO) test --locked --release --workspace
+	$(CARGO) test --locked --release --workspace --all-features
 
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
 # state under a running call) and the key-erasure scan run there too.
 test-rust-debug:
-	$(CARGO) test --locked -p randp --lib --test fork --test signals --test abort_paths --test threads
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure

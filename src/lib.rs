@@ -103,10 +103,18 @@ pub mod internals {
         crate::keystream::force(b)
     }
 
-    /// A copy of this thread's 15 AES-256 round keys (the current key is the
-    /// first two), or `None` if this thread has no userspace state.
-    pub fn thread_round_keys() -> Option<[[u8; 16]; 15]> {
-        crate::thread_state::with_schedule(|s| s.0)
+    /// Copies this thread's 15 AES-256 round keys (the current key is the
+    /// first two; the portable backend keeps only those) into `dst`, without
+    /// a copy on the stack, and returns false if this thread has no userspace
+    /// state.
+    pub fn copy_thread_round_keys(dst: &mut [[u8; 16]; 15]) -> bool {
+        crate::thread_state::with_schedule(|s| dst.copy_from_slice(&s.0)).is_some()
+    }
+
+    /// Copies this thread's whole state page into `dst` (4096 bytes), and
+    /// returns false if this thread has no userspace state.
+    pub fn copy_thread_state(dst: &mut [u8]) -> bool {
+        crate::thread_state::copy_state(dst)
     }
 
     /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"`

@@ -1,0 +1,199 @@
+//! Fast key erasure, tested the way an attacker who reads memory after the
+//! fact would: after a refill, a direct fill or a word draw that needed a
+//! refill, no half of the key that made the output, and none of its round
+//! keys, is left anywhere in the thread's state or in the dead stack below
+//! the caller. The draw runs 32 KiB below the caller, and 160 KiB of stack
+//! below the caller is read back through /proc/self/mem (reading it directly
+//! would be undefined behaviour). Run in release and debug builds (`make
+//! test`): a debug build keeps every temporary in a stack slot, which is where
+//! a key copied through Rust code would show.
+
+use std::fs::File;
+use std::hint::black_box;
+use std::os::unix::fs::FileExt;
+
+/// How far below the caller the draw runs, and how much stack is read back.
+const DEPTH: usize = 32 * 1024;
+const SCAN: usize = 160 * 1024;
+
+/// Runs `f` with its frame at least `DEPTH` bytes below the caller's.
+#[inline(never)]
+fn at_depth(f: &mut dyn FnMut()) {
+    let pad = [0u8; DEPTH];
+    black_box(&pad);
+    f();
+    black_box(&pad);
+}
+
+/// The 16-byte values that must not be found: every round key of the old
+/// schedule (the portable backend keeps only the key, round keys 0 and 1).
+fn secrets(keys: &[[u8; 16]; 15]) -> Vec<[u8; 16]> {
+    let n = if randp::keystream_backend() == "portable" { 2 } else { 15 };
+    keys[..n].to_vec()
+}
+
+/// Reads the `SCAN` bytes of stack below `top` and the thread's state page,
+/// and panics naming every secret found in either.
+fn assert_gone(what: &str, top: usize, secrets: &[[u8; 16]]) {
+    let mem = File::open("/proc/self/mem").expect("open /proc/self/mem");
+    let mut stack = vec![0u8; SCAN];
+    mem.read_exact_at(&mut stack, (top - SCAN) as u64).expect("read the dead stack");
+    let mut state = vec![0u8; 4096];
+    assert!(randp::internals::copy_thread_state(&mut state));
+    let mut found = Vec::new();
+    for (i, s) in secrets.iter().enumerate() {
+        let on_stack = stack.windows(16).filter(|w| w == s).count();
+        let in_state = state.windows(16).filter(|w| w == s).count();
+        if on_stack + in_state > 0 {
+            found.push(format!("round key {i}: {on_stack} on the stack, {in_state} in the state"));
+        }
+    }
+    assert!(found.is_empty(), "{what} ({} backend): the old key survives: {found:?}", randp::keystream_backend());
+}
+
+fn round_keys() -> Box<[[u8; 16]; 15]> {
+    let mut k = Box::new([[0u8; 16]; 15]);
+    assert!(randp::internals::copy_thread_round_keys(&mut k), "no userspace state");
+    k
+}
+
+/// Runs `check` on a thread with a 1 MiB stack, so that the whole scanned
+/// region is mapped.
+fn on_big_stack(check: fn()) {
+    std::thread::Builder::new().stack_size(1 << 20).spawn(check).unwrap().join().unwrap();
+}
+
+#[test]
+fn refill_by_word_draws_leaves_no_old_key() {
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        let _ = randp::u64();
+        // Draw words until one of them needed a refill, which changed the key.
+        for _ in 0..10_000 {
+            let before = round_keys();
+            at_depth(&mut || {
+                black_box(randp::u64());
+            });
+            if *round_keys() != *before {
+                assert_gone("a word draw that refilled", top, &secrets(&before));
+                return;
+            }
+        }
+        panic!("no refill in 10,000 word draws");
+    });
+}
+
+#[test]
+fn direct_fill_leaves_no_old_key() {
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        let mut out = vec![0u8; 16 * 1024];
+        randp::fill_bytes(&mut out[..1]);
+        let before = round_keys();
+        at_depth(&mut || randp::fill_bytes(&mut out));
+        assert_ne!(*round_keys(), *before);
+        assert_gone("a 16 KiB direct fill", top, &secrets(&before));
+    });
+}
+
+#[test]
+fn small_fill_that_refills_leaves_no_old_key() {
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        let mut out = vec![0u8; 1000];
+        randp::fill_bytes(&mut out[..1]);
+        for _ in 0..100 {
+            let before = round_keys();
+            at_depth(&mut || randp::fill_bytes(&mut out));
+            if *round_keys() != *before {
+                assert_gone("a 1000-byte fill that refilled", top, &secrets(&before));
+                return;
+            }
+        }
+        panic!("no refill in 100 fills of 1000 bytes");
+    });
+}
+
+#[test]
+fn reseed_leaves_no_old_key() {
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        let mut out = vec![0u8; 2 << 20];
+        randp::fill_bytes(&mut out[..1]);
+        let before = round_keys();
+        // Two MiB of output crosses at least one reseed.
+        at_depth(&mut || randp::fill_bytes(&mut out));
+        assert_gone("a 2 MiB fill with a reseed", top, &secrets(&before));
+    });
+}
+
+/// The control: a copy of the key left in a dead frame below the caller is
+/// found, so the scan above can fail.
+#[test]
+fn scan_finds_a_key_left_on_the_stack() {
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        randp::fill_bytes(&mut [0u8; 1]);
+        let keys = round_keys();
+        at_depth(&mut || {
+            let copy: [u8; 16] = keys[1];
+            black_box(&copy);
+        });
+        let result = std::panic::catch_unwind(|| assert_gone("control", top, &secrets(&keys)));
+        assert!(result.is_err(), "the scan missed a key copied onto the stack");
+    });
+}
+
+/// The portable backend (the `aes` crate, which expands keys on the stack)
+/// passes the same scans once the stack it used is wiped: run in a child
+/// process that picks it before its first draw.
+#[test]
+fn portable_backend_leaves_no_old_key() {
+    const ROLE: &str = "RANDP_KEY_ERASURE_PORTABLE";
+    if std::env::var_os(ROLE).is_some() {
+        return; // the child runs portable_child only
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "portable_child", "--test-threads=1", "--nocapture"])
+        .env(ROLE, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("portable child: 3 scans passed"), "{stdout}");
+}
+
+/// The child half of `portable_backend_leaves_no_old_key`: does nothing
+/// unless run by it.
+#[test]
+fn portable_child() {
+    if std::env::var_os("RANDP_KEY_ERASURE_PORTABLE").is_none() {
+        return;
+    }
+    assert!(randp::internals::force_backend(randp::internals::Backend::Portable));
+    assert_eq!(randp::keystream_backend(), "portable");
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        let mut out = vec![0u8; 16 * 1024];
+        randp::fill_bytes(&mut out[..1]);
+        let before = round_keys();
+        at_depth(&mut || randp::fill_bytes(&mut out));
+        assert_gone("portable: a 16 KiB direct fill", top, &secrets(&before));
+        let before = round_keys();
+        at_depth(&mut || randp::fill_bytes(&mut out[..3000]));
+        at_depth(&mut || randp::fill_bytes(&mut out[..3000]));
+        assert_ne!(*round_keys(), *before);
+        assert_gone("portable: refills", top, &secrets(&before));
+        let mut big = vec![0u8; 2 << 20];
+        let before = round_keys();
+        at_depth(&mut || randp::fill_bytes(&mut big));
+        assert_gone("portable: a reseed", top, &secrets(&before));
+    });
+    println!("portable child: 3 scans passed");
+}
