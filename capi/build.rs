@@ -10,10 +10,6 @@ fn main() {
     // threads may still run its pthread key destructor.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librandp.so.0");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
-    // Only the randp_* functions are exported.
-    println!("cargo:rerun-if-changed=randp.map");
-    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/randp.map");
-    println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={map}");
     let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
     let out_dir = std::env::var("OUT_DIR").expect("set by cargo");
     let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml");

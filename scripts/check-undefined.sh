@@ -1,14 +1,15 @@
 #!/bin/sh
 # The C library uses nothing from the system but what randp needs: the
 # getrandom system call, memory mapping, pthread keys, write/abort for its one
-# failure message, and the compiler's memcpy/memset. Checks the undefined
+# failure message, the compiler's memcpy/memset, and getauxval (the CPU's
+# AES instructions on aarch64, found through AT_HWCAP). Checks the undefined
 # symbols of each static archive or shared object given against that list,
 # and that a shared object needs no library but libc.
 #
 # Usage: scripts/check-undefined.sh LIB...
 set -eu
 
-allowed='__errno_location abort madvise memcpy memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific syscall write'
+allowed='__errno_location abort getauxval madvise memcpy memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific syscall write'
 # Weak references every shared object carries from crtbegin/crtend.
 weak_ok='_ITM_deregisterTMCloneTable _ITM_registerTMCloneTable __cxa_finalize __gmon_start__'
 
