@@ -75,7 +75,7 @@ AES_CEILING   := $(BENCH_BIN)/aes-ceiling
 GO_PEERS_MOD  := $(BENCH_BIN)/peers.mod
 
 .PHONY: bench bench-quick bench-run bench-measure bench-rust bench-sweeps bench-c bench-go bench-ceiling \
-	bench-deps bench-peers bench-c-build bench-go-build bench-ceiling-build bench-collect bench-report \
+	bench-deps bench-peers bench-c-build bench-go-build bench-ceiling-build bench-ceiling-end bench-collect bench-report \
 	bench-check-clean num-blocks reseed-countdown bench-smoke
 
 bench: bench-run
@@ -140,11 +140,11 @@ bench-c-build: bench-deps bench-peers staticlib
 BENCH_C_OUT ?= $(BENCH_DIR)/c.json
 bench-c:
 	@mkdir -p $(dir $(BENCH_C_OUT))
-	RANDP_BENCH_SO=$(abspath $(RELEASE_DIR)/librandp.so) $(BENCH_C) \
+	bash -o pipefail -c 'RANDP_BENCH_SO=$(abspath $(RELEASE_DIR)/librandp.so) $(BENCH_C) \
 		--benchmark_min_time=$(C_MIN_TIME) --benchmark_repetitions=$(C_REPS) \
 		--benchmark_enable_random_interleaving=true \
 		--benchmark_out=$(BENCH_C_OUT) --benchmark_out_format=json $(BENCH_C_FLAGS) \
-		| tee $(basename $(BENCH_C_OUT)).txt
+		| tee $(basename $(BENCH_C_OUT)).txt'
 
 # ---- hardware references ----
 
