@@ -69,7 +69,7 @@ func (r *report) bars() {
 	un, co := goR.get("RandpRand"), goR.get("COverhead")
 	if un.ok() && co.ok() {
 		d := un.Center - co.Center
-		bars = append(bars, bar{"Go `UnbufferedSource` Int63 − empty cgo call", fmt.Sprintf("%s (%s − %s)", ns(d), ns(un.Center), ns(co.Center)), "≤ 6 ns", yesNo(d <= 6)})
+		bars = append(bars, bar{"Go `UnbufferedSource` Int63 − empty cgo call", fmt.Sprintf("%+.1f ns (%s − %s)", d, ns(un.Center), ns(co.Center)), "≤ 6 ns", yesNo(d <= 6)})
 	} else {
 		bars = append(bars, bar{"Go `UnbufferedSource` Int63 − empty cgo call", "not measured", "≤ 6 ns", "—"})
 	}
