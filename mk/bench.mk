@@ -133,7 +133,7 @@ bench-c-build: bench-deps bench-peers staticlib
 		-DRANDP_BENCH_PLANET36=$$(test -f $(PLANET36_OBJ) && echo 1 || echo 0) \
 		-c $(BENCH_C_SRC)/contestants.c -o $(BENCH_BIN)/contestants.o
 	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -Iinclude $(BENCH_C_SRC)/bench_c.cc \
-		$(BENCH_BIN)/contestants.o $(BENCH_BIN)/vdso_getrandom.o $(wildcard $(PLANET36_OBJ)) \
+		$(BENCH_BIN)/contestants.o $(BENCH_BIN)/vdso_getrandom.o $$(test -f $(PLANET36_OBJ) && echo $(PLANET36_OBJ)) \
 		$(STATICLIB) $(BENCH_C_LIBS) -o $(BENCH_C)
 
 # BENCH_C_OUT: where the JSON goes; extra Google Benchmark flags in BENCH_C_FLAGS.
@@ -196,7 +196,7 @@ bench-go-build: bench-peers staticlib
 # GO_OUT: where the go-*.txt files go.
 GO_OUT ?= $(BENCH_DIR)
 bench-go:
-	benches/go-passes.sh $(BENCH_COUNT) $(BENCHTIME) $(GO_OUT) $(wildcard $(BENCH_BIN)/*.test)
+	benches/go-passes.sh $(BENCH_COUNT) $(BENCHTIME) $(GO_OUT) $(BENCH_BIN)/*.test
 
 # ---- CI smoke ----
 
