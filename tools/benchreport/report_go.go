@@ -53,7 +53,7 @@ func (r *report) goTables() {
 		why       string
 	}{
 		{goR, "ReadRandp", "", ""}, {goR, "ReadMathRand", "ReadMathRand", ""}, {goP, "ReadUnpredictable", "ReadUnpredictable", unpWhy},
-		{goR, "ReadAESCTR", "", ""},
+		{goR, "ReadAESCTR", "", ""}, {goR, "ReadChaCha8", "", ""},
 	} {
 		s := row.set.get(row.name)
 		ref := ""
@@ -145,13 +145,18 @@ func (r *report) goTables() {
 
 	r.p("## %s\n\n", hGoPar)
 	r.p("Goroutine-safe package-level functions: `Uint64` (crypto/rand: Read into 8 bytes) with one goroutine and under `b.RunParallel` on every P, ")
-	r.p("and Read of 32 bytes under `b.RunParallel` (math/rand/v2 has no global Read: a ChaCha8 per goroutine). In parallel rows ns/op is wall time per operation across all goroutines.\n\n")
-	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "randp vs math/rand/v2", "randp vs crypto/rand"}}
+	r.p("and Read of 32 bytes under `b.RunParallel` (math/rand/v2 has no global Read: a ChaCha8 per goroutine; likewise a pure-Go AES-CTR reader per goroutine). ")
+	r.p("In parallel rows ns/op is wall time per operation across all goroutines.\n\n")
+	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand"}}
 	for _, bm := range []struct{ name, v2 string }{
 		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
 	} {
 		a, b, c := goR.get(bm.name+"/impl=Randp"), goR.get(bm.name+"/impl="+bm.v2), goR.get(bm.name+"/impl=CryptoRand")
-		t.row(bm.name, timeCell(a, ""), timeCell(b, ""), timeCell(c, ""), compare(a, b), compare(a, c))
+		aes := "—"
+		if bm.name == "ParallelRead32" {
+			aes = timeCell(goR.get(bm.name+"/impl=AESCTR"), "")
+		}
+		t.row(bm.name, timeCell(a, ""), timeCell(b, ""), timeCell(c, ""), aes, compare(a, b), compare(a, c))
 	}
 	r.p("%s\n", t)
 }
