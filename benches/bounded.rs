@@ -1,21 +1,17 @@
-//! A uniform u32 below upper_bound, seed 002's third table: upper_bound
-//! cycles through 1 ..= 0x100000, one call per iteration. randp::lt_u32
-//! (and randp_lt_u32 through the C ABI) beside glibc's arc4random_uniform and
-//! rand's `random_range` on ThreadRng.
+//! A uniform u32 below upper_bound from Rust, with planet36/randp's bounds:
+//! upper_bound cycles through 1 ..= 0x100000, one call per iteration.
+//! randp::lt_u32 beside rand's `random_range` on ThreadRng and StdRng. (The C
+//! libraries are compared through the C ABI in benches/c.)
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::RngExt;
 
-#[allow(dead_code)] // shared by several benches, each uses a part
-#[path = "common/cabi.rs"]
-mod cabi;
 #[path = "common/config.rs"]
 mod config;
-#[allow(dead_code)] // shared by several benches, each uses a part
-#[path = "common/glibc.rs"]
-mod glibc;
+#[path = "common/rivals.rs"]
+mod rivals;
 
-/// The bounds of seed 002: 1 ..= 0x100000, cycled.
+/// planet36/randp's bounds: 1 ..= 0x100000, cycled.
 struct Bounds(u32);
 
 impl Bounds {
@@ -27,19 +23,13 @@ impl Bounds {
 }
 
 fn lt_u32(c: &mut Criterion) {
-    let arc4 = glibc::Arc4::load();
-    let capi = cabi::CAbi::new();
     let mut g = c.benchmark_group("lt_u32");
     let mut ub = Bounds(0);
     g.bench_function("randp_lt_u32", |b| b.iter(|| randp::lt_u32(ub.next())));
-    g.bench_function("randp_lt_u32_c_abi", |b| b.iter(|| capi.lt_u32(ub.next())));
-    if let Some(arc4) = arc4 {
-        g.bench_function("arc4random_uniform", |b| b.iter(|| arc4.uniform(ub.next())));
-    }
     let mut thread_rng = rand::rng();
-    g.bench_function("rand_random_range", |b| {
-        b.iter(|| thread_rng.random_range(0..ub.next()))
-    });
+    g.bench_function("rand_random_range", |b| b.iter(|| thread_rng.random_range(0..ub.next())));
+    let mut std_rng = rivals::std_rng();
+    g.bench_function("rand_StdRng_random_range", |b| b.iter(|| std_rng.random_range(0..ub.next())));
     g.finish();
 }
 

@@ -1,11 +1,12 @@
 package randp_test
 
-// Seed 000's table (decred dcrd's crypto/rand), row for row: Read at six
-// sizes for crypto/rand (StdlibRead; getrandom vDSO on Go 1.24+ and Linux
-// 6.11+), randp.Read (RandpRead), one cgo call per Read (RandpReadUnbuffered),
+// decred dcrd's crypto/rand table, row for row: Read at dcrd's six sizes
+// for crypto/rand (StdlibRead; getrandom vDSO on Go 1.24+ and Linux 6.11+),
+// randp.Read (RandpRead), one cgo call per Read (RandpReadUnbuffered),
 // math/rand/v2's ChaCha8 (ChaCha8Read) and a buffered pure-Go AES-CTR reader
 // (AESCTRRead); then the bounded functions, Duration and ShuffleSlice of
-// randp beside math/rand/v2's top-level functions (RandV2...).
+// randp beside math/rand/v2's top-level functions (RandV2...). dcrd's own
+// benchmarks and the getrandom-per-Read reader run from benches/go.
 
 import (
 	crand "crypto/rand"
@@ -44,96 +45,132 @@ func BenchmarkRandpReadUnbuffered(b *testing.B) { benchReadSizes(b, randp.ReadUn
 func BenchmarkChaCha8Read(b *testing.B)         { benchReadSizes(b, rand.NewChaCha8([32]byte{1}).Read) }
 func BenchmarkAESCTRRead(b *testing.B)          { benchReadSizes(b, newAESCTRSource().Read) }
 
-// bounds are random bounds that are not powers of two (the slow case of
-// Lemire's method), cycled through by the bounded-function benchmarks.
-var bounds = func() [1024]uint64 {
-	var bs [1024]uint64
-	r := rand.New(rand.NewPCG(3, 4))
-	for i := range bs {
-		for bs[i] == 0 || bs[i]&(bs[i]-1) == 0 {
-			bs[i] = r.Uint64N(1<<31 - 1)
-		}
-	}
-	return bs
-}()
+// The bounded functions, Duration and ShuffleSlice as decred dcrd's
+// bench_test.go measures its own (crypto/rand, run beside these by make
+// bench): one bound per benchmark, drawn once from the library under test
+// before the timer starts (Int32() for Int32N, Uint32() for the others;
+// Duration's bound is Uint32() seconds), and one ShuffleSlice op per
+// element of a 100-element []uint64. The RandV2 benchmarks are the same
+// with math/rand/v2's top-level functions (it has no Duration: rand.N).
 
 func BenchmarkInt32N(b *testing.B) {
-	for i := range b.N {
-		sinkInt32 = randp.Int32N(int32(bounds[i%len(bounds)]))
+	n := max(randp.Int32(), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkInt32 = randp.Int32N(n)
 	}
 }
 
 func BenchmarkRandV2Int32N(b *testing.B) {
-	for i := range b.N {
-		sinkInt32 = rand.Int32N(int32(bounds[i%len(bounds)]))
+	n := max(rand.Int32(), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkInt32 = rand.Int32N(n)
 	}
 }
 
 func BenchmarkUint32N(b *testing.B) {
-	for i := range b.N {
-		sinkUint32 = randp.Uint32N(uint32(bounds[i%len(bounds)]))
+	n := max(randp.Uint32(), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkUint32 = randp.Uint32N(n)
 	}
 }
 
 func BenchmarkRandV2Uint32N(b *testing.B) {
-	for i := range b.N {
-		sinkUint32 = rand.Uint32N(uint32(bounds[i%len(bounds)]))
+	n := max(rand.Uint32(), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkUint32 = rand.Uint32N(n)
 	}
 }
 
 func BenchmarkInt64N(b *testing.B) {
-	for i := range b.N {
-		sinkInt64 = randp.Int64N(int64(bounds[i%len(bounds)] << 31))
+	n := max(int64(randp.Uint32()), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkInt64 = randp.Int64N(n)
 	}
 }
 
 func BenchmarkRandV2Int64N(b *testing.B) {
-	for i := range b.N {
-		sinkInt64 = rand.Int64N(int64(bounds[i%len(bounds)] << 31))
+	n := max(int64(rand.Uint32()), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkInt64 = rand.Int64N(n)
 	}
 }
 
 func BenchmarkUint64N(b *testing.B) {
-	for i := range b.N {
-		sinkUint64 = randp.Uint64N(bounds[i%len(bounds)] << 32)
+	n := max(uint64(randp.Uint32()), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkUint64 = randp.Uint64N(n)
 	}
 }
 
 func BenchmarkRandV2Uint64N(b *testing.B) {
-	for i := range b.N {
-		sinkUint64 = rand.Uint64N(bounds[i%len(bounds)] << 32)
+	n := max(uint64(rand.Uint32()), 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkUint64 = rand.Uint64N(n)
 	}
 }
 
 func BenchmarkDuration(b *testing.B) {
-	for i := range b.N {
-		sinkInt64 = int64(randp.Duration(time.Duration(bounds[i%len(bounds)])))
+	n := time.Second * time.Duration(max(randp.Uint32(), 1))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkInt64 = int64(randp.Duration(n))
 	}
 }
 
-// math/rand/v2 has no Duration; its generic N is what a user would call.
 func BenchmarkRandV2Duration(b *testing.B) {
-	for i := range b.N {
-		sinkInt64 = int64(rand.N(time.Duration(bounds[i%len(bounds)])))
+	n := time.Second * time.Duration(max(rand.Uint32(), 1))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		sinkInt64 = int64(rand.N(n))
 	}
 }
 
 // shuffleLen is the slice that ShuffleSlice shuffles; one op is one element
-// of it (b.N elements, so ns/op is per element as in seed 000).
+// of it (b.N elements, so ns/op is per element as in dcrd's benchmark).
 const shuffleLen = 100
 
+func shuffleInput() []uint64 {
+	s := make([]uint64, shuffleLen)
+	for i := range s {
+		s[i] = randp.Uint64()
+	}
+	return s
+}
+
 func BenchmarkShuffleSlice(b *testing.B) {
-	s := make([]int, shuffleLen)
-	for n := b.N; n > 0; n -= shuffleLen {
+	s := shuffleInput()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += shuffleLen {
 		randp.ShuffleSlice(s)
 	}
-	sinkInt = s[0]
+	sinkUint64 = s[0]
 }
 
 func BenchmarkRandV2ShuffleSlice(b *testing.B) {
-	s := make([]int, shuffleLen)
-	for n := b.N; n > 0; n -= shuffleLen {
+	s := shuffleInput()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += shuffleLen {
 		rand.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 	}
-	sinkInt = s[0]
+	sinkUint64 = s[0]
 }

@@ -21,7 +21,6 @@ var (
 	sinkUint64 uint64
 	sinkUint32 uint32
 	sinkInt32  int32
-	sinkInt    int
 	sinkBytes  int
 	// sinkShared takes the results of RunParallel goroutines, one Add each.
 	sinkShared atomic.Uint64

@@ -4,10 +4,13 @@ package randp_test
 // rand.New(SOURCE).Int63() with math/rand (v1) unless its name says Read.
 // RandpRand is randp's UnbufferedSource (one cgo call per value, the
 // seed's LibcRand made with randp) and RandpBufRand its buffered Source.
-// AESCTRBufRand is a buffered pure-Go crypto/aes CTR source.
+// AESCTRBufRand is a buffered pure-Go crypto/aes CTR source. The Read
+// benchmarks read 2 MiB per call: math/rand, randp, the pure-Go AES-CTR
+// reader and math/rand/v2's ChaCha8.
 
 import (
 	"math/rand"
+	randv2 "math/rand/v2"
 	"testing"
 
 	randp "github.com/randp/randp/go"
@@ -76,3 +79,6 @@ func benchRead2MiB(b *testing.B, read func([]byte) (int, error)) {
 func BenchmarkReadMathRand(b *testing.B) { benchRead2MiB(b, rand.New(rand.NewSource(1)).Read) }
 func BenchmarkReadRandp(b *testing.B)    { benchRead2MiB(b, randp.Reader.Read) }
 func BenchmarkReadAESCTR(b *testing.B)   { benchRead2MiB(b, newAESCTRSource().Read) }
+func BenchmarkReadChaCha8(b *testing.B) {
+	benchRead2MiB(b, randv2.NewChaCha8([32]byte{1}).Read)
+}

@@ -76,7 +76,8 @@ func BenchmarkParallelUint64(b *testing.B) {
 
 // BenchmarkParallelRead32 reads 32 bytes per call on every P at once:
 // randp.Read and crypto/rand.Read are goroutine-safe as they are; rand/v2
-// has no global Read, so each goroutine gets its own ChaCha8, as a user would.
+// has no global Read, so each goroutine gets its own ChaCha8, as a user
+// would, and likewise its own pure-Go AES-CTR reader.
 func BenchmarkParallelRead32(b *testing.B) {
 	impls := []struct {
 		name string
@@ -87,6 +88,7 @@ func BenchmarkParallelRead32(b *testing.B) {
 			crand.Read(seed[:])
 			return rand.NewChaCha8(seed).Read
 		}},
+		{"AESCTR", func() func([]byte) (int, error) { return newAESCTRSource().Read }},
 		{"Randp", func() func([]byte) (int, error) { return randp.Read }},
 		{"CryptoRand", func() func([]byte) (int, error) { return crand.Read }},
 	}

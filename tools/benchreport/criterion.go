@@ -6,40 +6,49 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 )
 
-// critResult is one criterion benchmark: the median time per iteration and
-// what one iteration processes.
+// critResult is one criterion benchmark: the median time per iteration
+// with criterion's bootstrap confidence interval, and what one iteration
+// processes.
 type critResult struct {
 	Group, Function string
-	MedianNs        float64 // median of the samples' time per iteration
+	Time            stat    // ns per iteration
 	Bytes           float64 // bytes per iteration, 0 if not a byte throughput
 	Elements        float64 // elements per iteration, 0 if not an element throughput
 }
 
-// GBps is the byte throughput in GB/s (10^9 bytes per second).
-func (c critResult) GBps() float64 { return c.Bytes / c.MedianNs }
+// GBps is the median byte throughput in GB/s (10^9 bytes per second).
+func (c critResult) GBps() float64 { return c.Bytes / c.Time.Center }
 
-// NsPerElement is the time per element, or per iteration without an element count.
-func (c critResult) NsPerElement() float64 {
+// PerElement is the time per element, or per iteration without an element count.
+func (c critResult) PerElement() stat {
 	if c.Elements > 0 {
-		return c.MedianNs / c.Elements
+		return c.Time.scaled(1 / c.Elements)
 	}
-	return c.MedianNs
+	return c.Time
 }
 
 // critSet holds results by group, then function id.
 type critSet map[string]map[string]critResult
 
-func (s critSet) get(group, function string) (critResult, bool) {
-	r, ok := s[group][function]
-	return r, ok
+func (s critSet) get(group, function string) critResult {
+	return s[group][function]
 }
 
-// loadCriterion reads every new/benchmark.json with its new/estimates.json
-// under dir (criterion's CRITERION_HOME layout).
-func loadCriterion(dir string) (critSet, error) {
-	set := critSet{}
+// critRaw is one benchmark as criterion wrote it: new/benchmark.json and
+// new/estimates.json, kept verbatim in the merged file.
+type critRaw struct {
+	Benchmark json.RawMessage `json:"benchmark"`
+	Estimates json.RawMessage `json:"estimates"`
+}
+
+// mergeCriterion gathers every new/benchmark.json with its
+// new/estimates.json under dir (criterion's CRITERION_HOME layout) into one
+// JSON array, the raw record committed beside the report.
+func mergeCriterion(dir string) ([]byte, error) {
+	var all []critRaw
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -47,64 +56,101 @@ func loadCriterion(dir string) (critSet, error) {
 		if d.IsDir() || d.Name() != "benchmark.json" || filepath.Base(filepath.Dir(path)) != "new" {
 			return nil
 		}
-		var id struct {
-			GroupID    string  `json:"group_id"`
-			FunctionID *string `json:"function_id"`
-			ValueStr   *string `json:"value_str"`
-			Throughput *struct {
-				Bytes    *float64
-				Elements *float64
-			} `json:"throughput"`
-		}
-		if err := readJSON(path, &id); err != nil {
+		b, err := os.ReadFile(path)
+		if err != nil {
 			return err
 		}
-		var est struct {
-			Median struct {
-				PointEstimate float64 `json:"point_estimate"`
-			} `json:"median"`
-		}
-		if err := readJSON(filepath.Join(filepath.Dir(path), "estimates.json"), &est); err != nil {
+		e, err := os.ReadFile(filepath.Join(filepath.Dir(path), "estimates.json"))
+		if err != nil {
 			return err
 		}
-		fn := ""
-		if id.FunctionID != nil {
-			fn = *id.FunctionID
-		}
-		if id.ValueStr != nil {
-			if fn != "" {
-				fn += "/"
-			}
-			fn += *id.ValueStr
-		}
-		r := critResult{Group: id.GroupID, Function: fn, MedianNs: est.Median.PointEstimate}
-		if t := id.Throughput; t != nil {
-			if t.Bytes != nil {
-				r.Bytes = *t.Bytes
-			}
-			if t.Elements != nil {
-				r.Elements = *t.Elements
-			}
-		}
-		if set[r.Group] == nil {
-			set[r.Group] = map[string]critResult{}
-		}
-		set[r.Group][r.Function] = r
+		all = append(all, critRaw{b, e})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading criterion results: %w", err)
 	}
+	sort.Slice(all, func(i, j int) bool { return string(all[i].Benchmark) < string(all[j].Benchmark) })
+	return json.MarshalIndent(all, "", " ")
+}
+
+// loadCriterion reads a merged file (mergeCriterion) or a CRITERION_HOME tree.
+func loadCriterion(path string) (critSet, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	var raw []byte
+	if st.IsDir() {
+		if raw, err = mergeCriterion(path); err != nil {
+			return nil, err
+		}
+	} else if raw, err = os.ReadFile(path); err != nil {
+		return nil, err
+	}
+	var all []critRaw
+	if err := json.Unmarshal(raw, &all); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	set := critSet{}
+	for _, r := range all {
+		c, err := parseCritRaw(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if set[c.Group] == nil {
+			set[c.Group] = map[string]critResult{}
+		}
+		set[c.Group][c.Function] = c
+	}
 	return set, nil
 }
 
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
+func parseCritRaw(r critRaw) (critResult, error) {
+	var id struct {
+		GroupID    string  `json:"group_id"`
+		FunctionID *string `json:"function_id"`
+		ValueStr   *string `json:"value_str"`
+		Throughput *struct {
+			Bytes    *float64
+			Elements *float64
+		} `json:"throughput"`
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if err := json.Unmarshal(r.Benchmark, &id); err != nil {
+		return critResult{}, err
 	}
-	return nil
+	var est struct {
+		Median struct {
+			PointEstimate      float64 `json:"point_estimate"`
+			ConfidenceInterval struct {
+				Lower float64 `json:"lower_bound"`
+				Upper float64 `json:"upper_bound"`
+			} `json:"confidence_interval"`
+		} `json:"median"`
+	}
+	if err := json.Unmarshal(r.Estimates, &est); err != nil {
+		return critResult{}, err
+	}
+	fn := ""
+	if id.FunctionID != nil {
+		fn = *id.FunctionID
+	}
+	if id.ValueStr != nil {
+		if fn != "" {
+			fn += "/"
+		}
+		fn += *id.ValueStr
+	}
+	m := est.Median
+	c := critResult{Group: id.GroupID, Function: fn,
+		Time: stat{Center: m.PointEstimate, Lo: m.ConfidenceInterval.Lower, Hi: m.ConfidenceInterval.Upper}}
+	if t := id.Throughput; t != nil {
+		if t.Bytes != nil {
+			c.Bytes = *t.Bytes
+		}
+		if t.Elements != nil {
+			c.Elements = *t.Elements
+		}
+	}
+	return c, nil
 }

@@ -6,18 +6,16 @@ import (
 	"strings"
 )
 
-// fourGiB is seed 002's fill amount.
+// fourGiB is planet36/randp's fill amount.
 const fourGiB = 4 << 30
-
-// msFor4GiB converts a byte throughput in bytes per ns to the time to
-// generate 4 GiB, in ms.
-func msFor4GiB(bytesPerNs float64) float64 { return fourGiB / bytesPerNs / 1e6 }
 
 // ns formats a time in ns with three significant digits.
 func ns(v float64) string {
 	switch {
-	case v <= 0 || math.IsNaN(v):
+	case v <= 0 || math.IsNaN(v) || math.IsInf(v, 0):
 		return "—"
+	case v >= 1e9:
+		return sig(v/1e9) + " s"
 	case v >= 1e6:
 		return sig(v/1e6) + " ms"
 	case v >= 1e4:
@@ -40,7 +38,7 @@ func sig(v float64) string {
 }
 
 // faster says how randp compares with a rival, given their times (lower is
-// better): "25.9× faster" or "1.3× slower", as seed 002 puts it.
+// better): "25.9× faster" or "1.30× slower", computed as a time ratio.
 func faster(randpTime, rivalTime float64) string {
 	if randpTime <= 0 || rivalTime <= 0 {
 		return ""
@@ -49,6 +47,59 @@ func faster(randpTime, rivalTime float64) string {
 		return sig(r) + "× faster"
 	}
 	return sig(randpTime/rivalTime) + "× slower"
+}
+
+// spread prints a time stat as "median [low, high]" with one unit.
+func spread(s stat) string {
+	if !s.ok() {
+		return "—"
+	}
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return ns(s.Center) + " [too few samples]"
+	}
+	unit, div := "ns", 1.0
+	switch {
+	case s.Center >= 1e9:
+		unit, div = "s", 1e9
+	case s.Center >= 1e6:
+		unit, div = "ms", 1e6
+	case s.Center >= 1e4:
+		unit, div = "µs", 1e3
+	}
+	return fmt.Sprintf("%s %s [%s, %s]", sig(s.Center/div), unit, sig(s.Lo/div), sig(s.Hi/div))
+}
+
+// gbps prints the throughput of size bytes per operation as "median [low, high] GB/s";
+// the interval of a time becomes the interval of the rate, reversed.
+func gbps(s stat, size float64) string {
+	if !s.ok() {
+		return "—"
+	}
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) || s.Lo <= 0 {
+		return fmt.Sprintf("%.2f GB/s [too few samples]", size/s.Center)
+	}
+	return fmt.Sprintf("%.2f GB/s [%.2f, %.2f]", size/s.Center, size/s.Hi, size/s.Lo)
+}
+
+// fill4GiB prints the time to generate 4 GiB at the rate of size bytes per
+// operation taking s, as planet36/randp's table does.
+func fill4GiB(s stat, size float64) string {
+	if !s.ok() {
+		return "—"
+	}
+	return ns(s.Center / size * fourGiB)
+}
+
+// fmtBytes writes a size in bytes as "4 B", "512 B", "4 KiB", "1 MiB".
+func fmtBytes(n float64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", n/(1<<20))
+	case n >= 1024:
+		return fmt.Sprintf("%.0f KiB", n/1024)
+	default:
+		return fmt.Sprintf("%.0f B", n)
+	}
 }
 
 // table is a small Markdown table writer.

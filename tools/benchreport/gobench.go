@@ -3,36 +3,35 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
 )
 
-// goResult is one Go benchmark over all its -count runs.
-type goResult struct {
-	Name    string    // full name without the -GOMAXPROCS suffix
-	NsPerOp []float64 // one per run
-	Procs   string    // the -GOMAXPROCS suffix, e.g. "-2"
-}
-
-// Median ns/op over the runs.
-func (g goResult) Median() float64 { return median(g.NsPerOp) }
-
-// goSet holds results by name, with the order of first appearance and the
-// file's configuration lines (goos, cpu, ...).
+// goSet holds one go test binary's results: ns/op samples (one per pass)
+// by benchmark name without the -GOMAXPROCS suffix, and that suffix.
 type goSet struct {
-	byName map[string]*goResult
-	order  []string
-	config map[string]string
+	file    string
+	samples map[string][]float64
+	order   []string
+	procs   string
+	config  map[string]string
 }
 
-func (s *goSet) get(name string) (goResult, bool) {
-	r, ok := s.byName[name]
-	if !ok {
-		return goResult{}, false
+func (s *goSet) get(name string) stat {
+	if s == nil {
+		return stat{}
 	}
-	return *r, true
+	return summarize(s.samples[name])
+}
+
+// runs is the number of samples of the first benchmark.
+func (s *goSet) runs() int {
+	if s == nil || len(s.order) == 0 {
+		return 0
+	}
+	return len(s.samples[s.order[0]])
 }
 
 // loadGoBench parses `go test -bench` output with x/perf's benchfmt.
@@ -42,7 +41,7 @@ func loadGoBench(path string) (*goSet, error) {
 		return nil, err
 	}
 	defer f.Close()
-	set := &goSet{byName: map[string]*goResult{}, config: map[string]string{}}
+	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, config: map[string]string{}}
 	rd := benchfmt.NewReader(f, path)
 	for rd.Scan() {
 		res, ok := rd.Result().(*benchfmt.Result)
@@ -55,19 +54,17 @@ func loadGoBench(path string) (*goSet, error) {
 			}
 		}
 		name, procs := splitProcs(res.Name.String())
-		ns, ok := res.Value("sec/op")
+		v, ok := res.Value("sec/op")
 		if ok {
-			ns *= 1e9
-		} else if ns, ok = res.Value("ns/op"); !ok {
+			v *= 1e9
+		} else if v, ok = res.Value("ns/op"); !ok {
 			continue
 		}
-		g := set.byName[name]
-		if g == nil {
-			g = &goResult{Name: name, Procs: procs}
-			set.byName[name] = g
+		if _, seen := set.samples[name]; !seen {
 			set.order = append(set.order, name)
 		}
-		g.NsPerOp = append(g.NsPerOp, ns)
+		set.samples[name] = append(set.samples[name], v)
+		set.procs = procs
 	}
 	if err := rd.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -90,17 +87,4 @@ func splitProcs(full string) (string, string) {
 		}
 	}
 	return full[:i], full[i:]
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -1,11 +1,14 @@
-// Command benchreport turns the results of `make bench` into BENCHMARKS.md:
-// criterion's estimates for the Rust benches, `go test -bench` output for
-// the Go benches, the seed documents' numbers quoted beside them, benchstat
-// sections and an SVG chart. With -sweep it prints one parameter-sweep table
-// (`make num-blocks`, `make reseed-countdown`) instead.
+// Command benchreport turns the raw outputs of `make bench` into
+// BENCHMARKS.md and the read-size chart: criterion's estimates (Rust),
+// Google Benchmark JSON (C), `go test -bench` output (Go, one file per test
+// binary), the hardware references (openssl speed, aes-ceiling), the load
+// average sampled during the run and the run's record (machine, toolchains,
+// commit). Columns labelled "reference" quote the documents the project
+// started from; every other number comes from the files it reads.
 //
-// It only formats measurements; every number it writes comes from the files
-// it is given or, for the columns labelled as such, from the seed documents.
+// Other modes: -record-run writes the run record at the start of a run;
+// -merge-criterion gathers criterion's per-benchmark JSON into one file;
+// -sweep prints one parameter-sweep table.
 package main
 
 import (
@@ -17,13 +20,19 @@ import (
 
 func main() {
 	var (
-		root      = flag.String("root", "../..", "repository root")
-		critDir   = flag.String("criterion", "build/bench/criterion", "criterion output directory (CRITERION_HOME), relative to -root")
-		goOut     = flag.String("go", "build/bench/go.txt", "go test -bench output, relative to -root")
-		out       = flag.String("out", "BENCHMARKS.md", "report to write, relative to -root")
-		svg       = flag.String("svg", "benches/read-size.svg", "chart to write, relative to -root (linked from the report)")
-		sweep     = flag.String("sweep", "", "print the table of one sweep (num_blocks or reseed_countdown) and exit")
-		benchtime = flag.String("describe", "", "how the run was made (benchtime, count), for the report header")
+		root       = flag.String("root", "../..", "repository root")
+		results    = flag.String("results", "benches/results", "folder of raw outputs to render, relative to -root")
+		out        = flag.String("out", "BENCHMARKS.md", "report to write, relative to -root")
+		svg        = flag.String("svg", "benches/read-size.svg", "chart to write, relative to -root")
+		allowDirty = flag.Bool("allow-dirty", false, "write the report although the run started from a dirty tree")
+		smoke      = flag.Bool("smoke", false, "render whatever outputs exist (make bench-smoke): missing ones are not errors")
+		recordTo   = flag.String("record-run", "", "write the run record (machine, toolchains, commit) to this file and exit")
+		goVersion  = flag.String("goversion", "", "with -record-run: `go env GOVERSION` of the go that runs the benchmarks")
+		describe   = flag.String("describe", "", "with -record-run: how the run is made (times, counts)")
+		mergeFrom  = flag.String("merge-criterion", "", "merge the criterion results under this folder into -o and exit")
+		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
+		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: <results>/criterion.json)")
+		sweep      = flag.String("sweep", "", "print the table of one sweep (num_blocks or reseed_countdown) and exit")
 	)
 	flag.Parse()
 	at := func(p string) string {
@@ -32,44 +41,60 @@ func main() {
 		}
 		return filepath.Join(*root, p)
 	}
-
-	crit, err := loadCriterion(at(*critDir))
-	if err != nil {
-		fatal(err)
-	}
-	if *sweep != "" {
-		table, err := sweepTable(crit, *sweep)
+	switch {
+	case *recordTo != "":
+		if err := recordRun(*root, *goVersion, *describe).write(at(*recordTo)); err != nil {
+			fatal(err)
+		}
+		return
+	case *mergeFrom != "":
+		b, err := mergeCriterion(at(*mergeFrom))
 		if err != nil {
 			fatal(err)
 		}
-		fmt.Print(table)
+		if err := os.WriteFile(at(*mergeTo), b, 0o644); err != nil {
+			fatal(err)
+		}
+		return
+	case *sweep != "":
+		p := *critPath
+		if p == "" {
+			p = filepath.Join(*results, "criterion.json")
+		}
+		crit, err := loadCriterion(at(p))
+		if err != nil {
+			fatal(err)
+		}
+		t, err := sweepTable(crit, *sweep)
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Print(t)
 		return
 	}
 
-	gores, err := loadGoBench(at(*goOut))
+	res, err := loadResults(at(*results), *smoke)
 	if err != nil {
 		fatal(err)
 	}
-	r := &report{
-		root:     *root,
-		crit:     crit,
-		gores:    gores,
-		goFile:   at(*goOut),
-		svgPath:  *svg,
-		describe: *benchtime,
+	if err := checkClean(res.run, *allowDirty); err != nil {
+		fatal(err)
 	}
-	chart, err := readSizeChart(gores)
+	svgRel, err := filepath.Rel(filepath.Dir(at(*out)), at(*svg))
 	if err != nil {
 		fatal(err)
 	}
-	if err := os.WriteFile(at(*svg), []byte(chart), 0o644); err != nil {
+	r := &report{res: res, svgPath: filepath.ToSlash(svgRel), resultsDir: *results}
+	chart, err := readSizeChart(res)
+	if err != nil && !*smoke {
 		fatal(err)
 	}
-	md, err := r.markdown()
-	if err != nil {
-		fatal(err)
+	if err == nil {
+		if err := os.WriteFile(at(*svg), []byte(chart), 0o644); err != nil {
+			fatal(err)
+		}
 	}
-	if err := os.WriteFile(at(*out), []byte(md), 0o644); err != nil {
+	if err := os.WriteFile(at(*out), []byte(r.markdown()), 0o644); err != nil {
 		fatal(err)
 	}
 	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %s\n", at(*out), at(*svg))
@@ -78,4 +103,15 @@ func main() {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "benchreport:", err)
 	os.Exit(1)
+}
+
+// checkClean refuses a run that started from a dirty tree (or whose record
+// does not say), unless allowed: the report names a commit, and its numbers
+// must be that commit's.
+func checkClean(run runInfo, allowDirty bool) error {
+	if allowDirty || run["dirty"] == "no" {
+		return nil
+	}
+	return fmt.Errorf("the run started from a dirty tree or did not record its state (commit %q, dirty %q); "+
+		"refusing to write the report (pass -allow-dirty, or BENCH_ALLOW_DIRTY=1 to make, to write it anyway)", run["commit"], run["dirty"])
 }

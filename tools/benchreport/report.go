@@ -3,253 +3,98 @@ package main
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // report assembles BENCHMARKS.md from one run's results.
 type report struct {
-	root     string
-	crit     critSet
-	gores    *goSet
-	goFile   string
-	svgPath  string
-	describe string
-	b        strings.Builder
+	res        *results
+	svgPath    string
+	resultsDir string
+	b          strings.Builder
 }
 
 func (r *report) p(format string, args ...any) { fmt.Fprintf(&r.b, format, args...) }
 
-func (r *report) markdown() (string, error) {
-	si := gatherSysinfo(r.root)
+// Section headings, linked from the first screen.
+const (
+	hSummary  = "If you use X today"
+	hBars     = "Speed targets"
+	hCFill    = "C: fill a buffer"
+	hCSizes   = "C: one call of 4 B to 4 KiB"
+	hCWords   = "C: one uniform word per call"
+	hCLt      = "C: a uniform uint32_t below a bound"
+	hCThreads = "C: two threads, and one generator behind a mutex"
+	hRust     = "Rust: randp's API beside rand and getrandom"
+	hCeiling  = "The AES-256-CTR ceiling of this CPU"
+	hGoSrc    = "Go: math/rand sources that cannot be seeded"
+	hGoV2     = "Go: math/rand/v2 sources"
+	hGoRead   = "Go: Read at decred dcrd's sizes"
+	hGoFuncs  = "Go: bounded functions as dcrd measures them"
+	hGoPar    = "Go: package-level functions in parallel"
+	hSweeps   = "Parameter sweeps"
+	hMethod   = "How this was measured"
+)
+
+// anchor is GitHub's anchor for a heading.
+func anchor(h string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(h) {
+		switch {
+		case c == ' ':
+			b.WriteByte('-')
+		case c == '-' || c == '_' || (c < unicode.MaxASCII && (unicode.IsLetter(c) || unicode.IsDigit(c))):
+			b.WriteRune(c)
+		}
+	}
+	return "#" + b.String()
+}
+
+func link(text, heading string) string { return "[" + text + "](" + anchor(heading) + ")" }
+
+// notMeasured is the cell of a contestant without a measurement.
+func notMeasured(why string) string {
+	if why == "" {
+		return "not measured"
+	}
+	return "not measured: " + why
+}
+
+// timeCell is a time with its interval, or why there is none.
+func timeCell(s stat, why string) string {
+	if !s.ok() {
+		return notMeasured(why)
+	}
+	return spread(s)
+}
+
+func (r *report) markdown() string {
+	run := r.res.run
 	r.p("# Benchmarks\n\n")
-	r.p("Written by `make bench` from one run on the machine below; not edited by hand. ")
-	r.p("Regenerate with `make bench` (about 15 minutes on 2 cores) or `make bench-quick`. ")
-	r.p("Columns headed *seed* quote the reference documents in `../shared/seeds/`, measured on their authors' machines, ")
-	r.p("not here; they are there for orientation, and only ratios within this run compare like with like.\n\n")
-	if r.describe != "" {
-		r.p("Run: %s.\n\n", r.describe)
-	}
-	r.p("## System info\n\n")
-	r.p("- %s\n- %s (%s cores; %s)\n- %s\n- %s\n- %s\n- %s\n- %s\n\n",
-		si.Kernel, si.CPU, si.Cores, si.CPUFlags, si.Libc, si.Rustc, "Go "+si.Go, si.Randp, si.Date)
-	if si.LoadStart != "" || si.LoadEnd != "" {
-		r.p("Load average (1, 5, 15 min) at the start of the run: %s; at the end: %s. ", or(si.LoadStart, "not recorded"), or(si.LoadEnd, "not recorded"))
-		r.p("Anything above 0 is other work sharing the 2 cores during the measurements.\n\n")
-	}
+	r.p("randp beside what its users call today, measured side by side in one run on one machine: **%s**, %s cores (%s). ",
+		or(run["cpu"], "CPU not recorded"), or(run["nproc"], "?"), or(run["cpu_flags"], "flags not recorded"))
+	r.p("Commit %s%s, %s. Written by `make bench` from the raw outputs in [%s](%s); not edited by hand.\n\n",
+		or(run["commit"], "?"), dirtyNote(run["dirty"]), or(run["date"], "date not recorded"), r.resultsDir, r.resultsDir)
+	r.p("Times are medians with a 95%% confidence interval, `median [low, high]`. A ratio is given only where the two intervals ")
+	r.p("do not overlap; otherwise the cell says \"%s\". Ratios are time ratios: \"3.1× faster\" means the other takes 3.1 times as long ", noDifference)
+	r.p("as randp, \"1.2× slower\" that randp takes 1.2 times as long. Load average during the run: %s.\n\n", r.res.load.describe())
 
-	r.p("Contents: [Rust, seed 002](#rust-planet36randps-tables-seed-002) · ")
-	r.p("[Go, seed 003](#go-unpredictable-sources-seed-003) · [Go, seed 000](#go-decred-dcrds-table-seed-000) · ")
-	r.p("[Go, parallel](#go-package-level-functions-one-goroutine-and-in-parallel) · [Speed bars](#speed-bars-of-issues-2-and-3) · ")
-	r.p("[Sweeps](#parameter-sweeps)\n\n")
-
-	if err := r.rustTables(); err != nil {
-		return "", err
-	}
-	if err := r.goUnpredictable(); err != nil {
-		return "", err
-	}
-	if err := r.goDcrd(); err != nil {
-		return "", err
-	}
-	if err := r.goParallel(); err != nil {
-		return "", err
-	}
-	r.speedBars()
+	r.summary()
+	r.bars()
+	r.cTables()
+	r.rustTables()
+	r.ceilingTable()
+	r.goTables()
 	r.sweeps()
-	return r.b.String(), nil
+	r.method()
+	return r.b.String()
 }
 
-// crit returns a criterion result or a zero one (rendered as "—").
-func (r *report) critGet(group, fn string) critResult {
-	c, _ := r.crit.get(group, fn)
-	return c
-}
-
-func (r *report) goMedian(name string) float64 {
-	g, ok := r.gores.get(name)
-	if !ok {
-		return 0
-	}
-	return g.Median()
-}
-
-func (r *report) goRuns() int {
-	for _, n := range r.gores.order {
-		g, _ := r.gores.get(n)
-		return len(g.NsPerOp)
-	}
-	return 0
-}
-
-func fmtMs(v float64) string {
-	if v <= 0 {
-		return "—"
-	}
-	if v >= 100 {
-		return fmt.Sprintf("%.0f ms", v)
-	}
-	return fmt.Sprintf("%.1f ms", v)
-}
-
-func fmtGBps(c critResult) string {
-	if c.MedianNs <= 0 || c.Bytes <= 0 {
-		return "—"
-	}
-	return fmt.Sprintf("%.2f GB/s", c.GBps())
-}
-
-func seedNum(m map[string]float64, k string, f func(float64) string) string {
-	if v, ok := m[k]; ok {
-		return f(v)
+func dirtyNote(dirty string) string {
+	if dirty == "yes" {
+		return " **with uncommitted changes**"
 	}
 	return ""
-}
-
-// ---- Rust: seed 002 ----
-
-type rustRow struct {
-	fn, label, seedKey string
-	randp              bool
-}
-
-func (r *report) rustTables() error {
-	r.p("## Rust: planet36/randp's tables (seed 002)\n\n")
-	r.p("criterion 0.8, median of the samples (`benches/`). Rows named `randp::…` call the Rust API; `… (C ABI)` rows call the ")
-	r.p("exported C function through a function pointer, as a C program does. planet36/randp itself cannot be fetched and built ")
-	r.p("on this project's machines, so its numbers appear only in the *seed* columns, as its README reports them: ")
-	r.p("*seed A* = %s; *seed B* = %s.\n\n", seed002[0].Label, seed002[1].Label)
-
-	fillRows := []rustRow{
-		{"randp_bytes", "randp::fill_bytes", "", true},
-		{"randp_bytes_c_abi", "randp_bytes (C ABI)", "randp_bytes", true},
-		{"arc4random_buf", "arc4random_buf (glibc)", "arc4random_buf", false},
-		{"getentropy", "getentropy (256 B calls)", "getentropy", false},
-		{"getrandom_crate", "getrandom crate", "", false},
-		{"rand_ThreadRng", "rand 0.10 ThreadRng", "", false},
-		{"aes256ctr_keystream", "aes crate AES-256-CTR keystream (ceiling)", "", false},
-	}
-	for _, grp := range []struct{ group, title string }{
-		{"fill_1MiB", "Fill a buffer with random bytes, 1 MiB per call"},
-		{"fill_256B", "Fill a buffer with random bytes, 256 B per call"},
-	} {
-		r.p("### %s\n\n", grp.title)
-		base := r.critGet(grp.group, "randp_bytes")
-		t := &table{head: []string{"Function", "Median time to generate 4 GiB", "Throughput", "randp::fill_bytes compared",
-			"seed A", "seed B"}}
-		for _, row := range fillRows {
-			c := r.critGet(grp.group, row.fn)
-			if c.MedianNs <= 0 {
-				continue
-			}
-			cmp := ""
-			if !row.randp {
-				cmp = faster(msFor4GiB(base.GBps()), msFor4GiB(c.GBps()))
-			} else if a := r.critGet(grp.group, "arc4random_buf"); a.MedianNs > 0 && row.fn == "randp_bytes" {
-				cmp = faster(msFor4GiB(c.GBps()), msFor4GiB(a.GBps())) + " than arc4random_buf"
-			}
-			sa, sb := "", ""
-			if grp.group == "fill_1MiB" && row.seedKey != "" {
-				sa = seedNum(seed002[0].FillMs, row.seedKey, fmtMs)
-				sb = seedNum(seed002[1].FillMs, row.seedKey, fmtMs)
-			}
-			t.row(row.label, fmtMs(msFor4GiB(c.GBps())), fmtGBps(c), cmp, sa, sb)
-		}
-		r.p("%s\n", t)
-	}
-
-	r.p("### Get a uniform random uint32_t\n\n")
-	r.wordTable("u32", "randp_u32", []rustRow{
-		{"randp_u32", "randp::u32", "", true},
-		{"randp_u32_c_abi", "randp_u32 (C ABI)", "randp_u32", true},
-		{"arc4random", "arc4random (glibc)", "arc4random", false},
-		{"rdrand32", "rdrand32", "rdrand32", false},
-		{"rdseed32", "rdseed32", "rdseed32", false},
-		{"rand_ThreadRng", "rand 0.10 ThreadRng next_u32", "", false},
-	}, seed002[0].U32Ns, seed002[1].U32Ns)
-	r.p("Note: rdrand32 and rdseed32 wrap `_rdrand32_step` and `_rdseed32_step` (retried until they succeed), as in planet36/randp; ")
-	r.p("randp uses neither (seed 004).\n\n")
-
-	r.p("### Get a uniform random uint64_t\n\n")
-	r.wordTable("u64", "randp_u64", []rustRow{
-		{"randp_u64", "randp::u64", "", true},
-		{"randp_u64_c_abi", "randp_u64 (C ABI)", "", true},
-		{"rand_ThreadRng", "rand 0.10 ThreadRng next_u64", "", false},
-		{"getrandom_crate", "getrandom crate u64", "", false},
-		{"fastrand", "fastrand (not cryptographic: the floor)", "", false},
-	}, nil, nil)
-
-	r.p("### Get a uniform random uint32_t less than upper_bound = [1 .. 0x100000]\n\n")
-	{
-		base := r.critGet("lt_u32", "randp_lt_u32")
-		t := &table{head: []string{"Function", "Median time per call", "Calls per second", "randp::lt_u32 compared", "seed A (per call)", "seed B (calls/s)"}}
-		for _, row := range []rustRow{
-			{"randp_lt_u32", "randp::lt_u32", "", true},
-			{"randp_lt_u32_c_abi", "randp_lt_u32 (C ABI)", "randp_lt_u32", true},
-			{"arc4random_uniform", "arc4random_uniform (glibc)", "arc4random_uniform", false},
-			{"rand_random_range", "rand 0.10 ThreadRng random_range", "", false},
-		} {
-			c := r.critGet("lt_u32", row.fn)
-			if c.MedianNs <= 0 {
-				continue
-			}
-			cmp := ""
-			if !row.randp {
-				cmp = faster(base.MedianNs, c.MedianNs)
-			} else if a := r.critGet("lt_u32", "arc4random_uniform"); row.fn == "randp_lt_u32" && a.MedianNs > 0 {
-				cmp = faster(c.MedianNs, a.MedianNs) + " than arc4random_uniform"
-			}
-			sa := seedNum(seed002[0].LtNs, row.seedKey, func(v float64) string { return ns(v) })
-			sb := seedNum(seed002[1].LtMps, row.seedKey, func(v float64) string { return fmt.Sprintf("%.1fM/s", v) })
-			t.row(row.label, ns(c.MedianNs), fmt.Sprintf("%.1fM/s", 1e3/c.MedianNs), cmp, sa, sb)
-		}
-		r.p("%s\n", t)
-	}
-
-	r.p("### Two threads at once against one\n\n")
-	r.p("Each sample runs its threads inside `std::thread::scope`; throughput counts the work of all threads.\n\n")
-	t := &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
-	for _, w := range []struct{ group, label string }{
-		{"threads_fill_1MiB", "randp::fill_bytes, 1 MiB calls"},
-		{"threads_u64", "randp::u64"},
-	} {
-		one, two := r.critGet(w.group, "randp_1_thread"), r.critGet(w.group, "randp_2_thread")
-		if one.MedianNs <= 0 || two.MedianNs <= 0 {
-			continue
-		}
-		if one.Bytes > 0 {
-			t.row(w.label, fmtGBps(one), fmtGBps(two), fmt.Sprintf("%.2f×", two.GBps()/one.GBps()))
-		} else {
-			m1, m2 := one.Elements/one.MedianNs*1e3, two.Elements/two.MedianNs*1e3
-			t.row(w.label, fmt.Sprintf("%.0fM/s", m1), fmt.Sprintf("%.0fM/s", m2), fmt.Sprintf("%.2f×", m2/m1))
-		}
-	}
-	r.p("%s\n", t)
-	return nil
-}
-
-func (r *report) wordTable(group, baseFn string, rows []rustRow, seedA, seedB map[string]float64) {
-	base := r.critGet(group, baseFn)
-	head := []string{"Function", "Median time per call", "randp compared"}
-	if seedA != nil {
-		head = append(head, "seed A", "seed B")
-	}
-	t := &table{head: head}
-	for _, row := range rows {
-		c := r.critGet(group, row.fn)
-		if c.MedianNs <= 0 {
-			continue
-		}
-		cmp := ""
-		if !row.randp {
-			cmp = faster(base.MedianNs, c.NsPerElement())
-		}
-		cells := []string{row.label, ns(c.NsPerElement()), cmp}
-		if seedA != nil {
-			f := func(v float64) string { return ns(v) }
-			cells = append(cells, seedNum(seedA, row.seedKey, f), seedNum(seedB, row.seedKey, f))
-		}
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 }
 
 func or(s, alt string) string {
@@ -257,4 +102,109 @@ func or(s, alt string) string {
 		return alt
 	}
 	return s
+}
+
+// ---- the first screen ----
+
+type summaryRow struct {
+	you, work   string
+	rival, mine stat
+	why         string // why the rival is not measured
+	heading     string
+}
+
+func (r *report) summary() {
+	res := r.res
+	r.p("## %s\n\n", hSummary)
+	r.p("How much faster or slower randp is than what you call today, for the same work; each row links to its full table.\n\n")
+	goR, goP, goD, c := res.goRandp, res.goPeers, res.goDcrd, res.c
+	dcrdWhy, unpWhy, p36Why := res.peers["dcrd-crypto-rand"], res.peers["unpredictable"], res.peers["planet36-randp"]
+
+	r.p("**Go** (`randp` = `github.com/randp/randp/go`)\n\n")
+	r.summaryTable([]summaryRow{
+		{"crypto/rand.Read", "32 B", goR.get("StdlibRead/32b"), goR.get("RandpRead/32b"), "", hGoRead},
+		{"crypto/rand.Read", "4 KiB", goR.get("StdlibRead/4KiB"), goR.get("RandpRead/4KiB"), "", hGoRead},
+		{"crypto/rand.Read as Go ≤ 1.23 did it (getrandom per call)", "32 B", goP.get("GetrandomRead/32b"), goR.get("RandpRead/32b"), "", hGoRead},
+		{"math/rand `rand.New(rand.NewSource(1)).Int63()`", "one value", goR.get("MathRand"), goR.get("RandpBufRand"), "", hGoSrc},
+		{"math/rand/v2 `rand.New(rand.NewChaCha8(seed)).Uint64()`", "one value", goR.get("V2Uint64/src=ChaCha8"), goR.get("V2Uint64/src=RandpSource"), "", hGoV2},
+		{"math/rand/v2 `rand.Uint64()`", "one value", goR.get("Uint64/impl=MathRandV2"), goR.get("Uint64/impl=Randp"), "", hGoPar},
+		{"decred dcrd crypto/rand `Read`", "32 B", goD.get("DcrdRead/32b"), goR.get("RandpRead/32b"), dcrdWhy, hGoRead},
+		{"decred dcrd crypto/rand `Uint32N`", "one value", goD.get("Uint32N"), goR.get("Uint32N"), dcrdWhy, hGoFuncs},
+		{"art4711/unpredictable as a math/rand Source", "one value", goP.get("Unpredictable"), goR.get("RandpBufRand"), unpWhy, hGoSrc},
+		{"art4711/unpredictable `Read`", "2 MiB", goP.get("ReadUnpredictable"), goR.get("ReadRandp"), unpWhy, hGoSrc},
+	})
+
+	r.p("**C** (`randp` = randp's C ABI, `randp.h`)\n\n")
+	r.summaryTable([]summaryRow{
+		{"glibc `arc4random_buf`", "256 B", c.get("fill_256B/arc4random_glibc"), c.get("fill_256B/randp"), c.why("arc4random_glibc"), hCFill},
+		{"glibc `arc4random`", "uint32_t", c.get("u32/arc4random_glibc"), c.get("u32/randp"), c.why("arc4random_glibc"), hCWords},
+		{"libbsd `arc4random_buf`", "256 B", c.get("fill_256B/arc4random_libbsd"), c.get("fill_256B/randp"), c.why("arc4random_libbsd"), hCFill},
+		{"libbsd `arc4random_uniform`", "uint32_t below a bound", c.get("lt_u32/arc4random_libbsd"), c.get("lt_u32/randp"), c.why("arc4random_libbsd"), hCLt},
+		{"getrandom through the vDSO", "32 B", c.get("read_32B/getrandom_vdso"), c.get("read_32B/randp"), c.why("getrandom_vdso"), hCSizes},
+		{"getrandom through the vDSO", "4 KiB", c.get("read_4KiB/getrandom_vdso"), c.get("read_4KiB/randp"), c.why("getrandom_vdso"), hCSizes},
+		{"planet36/randp `randp_bytes`", "1 MiB", c.get("fill_1MiB/planet36"), c.get("fill_1MiB/randp"), or(p36Why, c.why("planet36")), hCFill},
+		{"planet36/randp `randp_u64`", "uint64_t", c.get("u64/planet36"), c.get("u64/randp"), or(p36Why, c.why("planet36")), hCWords},
+		{"OpenSSL `RAND_bytes`", "32 B", c.get("read_32B/openssl"), c.get("read_32B/randp"), c.why("openssl"), hCSizes},
+		{"`getentropy`", "256 B", c.get("fill_256B/getentropy"), c.get("fill_256B/randp"), c.why("getentropy"), hCFill},
+	})
+
+	cr := res.crit
+	r.p("**Rust** (`randp` = the `randp` crate)\n\n")
+	r.summaryTable([]summaryRow{
+		{"rand `ThreadRng` (`rand::rng()`)", "u64", cr.get("u64", "rand_ThreadRng").Time, cr.get("u64", "randp_u64").Time, "", hRust},
+		{"rand `ThreadRng`", "fill 1 MiB", cr.get("fill_1MiB", "rand_ThreadRng").Time, cr.get("fill_1MiB", "randp_bytes").Time, "", hRust},
+		{"rand `StdRng` (ChaCha12)", "u64", cr.get("u64", "rand_StdRng").Time, cr.get("u64", "randp_u64").Time, "", hRust},
+		{"rand `StdRng`", "fill 1 MiB", cr.get("fill_1MiB", "rand_StdRng").Time, cr.get("fill_1MiB", "randp_bytes").Time, "", hRust},
+		{"getrandom crate", "u64", cr.get("u64", "getrandom_crate").Time, cr.get("u64", "randp_u64").Time, "", hRust},
+		{"getrandom crate", "fill 256 B", cr.get("fill_256B", "getrandom_crate").Time, cr.get("fill_256B", "randp_bytes").Time, "", hRust},
+	})
+}
+
+func (r *report) summaryTable(rows []summaryRow) {
+	t := &table{head: []string{"If you use today", "for", "it takes", "randp takes", "randp is"}}
+	for _, row := range rows {
+		verdict := compare(row.mine, row.rival)
+		if !row.rival.ok() || !row.mine.ok() {
+			verdict = notMeasured(row.why)
+		}
+		t.row(row.you, row.work, ns(row.rival.Center), ns(row.mine.Center), link(or(boldRatio(verdict), "—"), row.heading))
+	}
+	r.p("%s\n", t)
+}
+
+// boldRatio makes a ratio stand out; other verdicts stay plain.
+func boldRatio(v string) string {
+	if strings.HasSuffix(v, "faster") || strings.HasSuffix(v, "slower") {
+		return "**" + v + "**"
+	}
+	return v
+}
+
+// ---- how it was measured ----
+
+func (r *report) method() {
+	run := r.res.run
+	r.p("## %s\n\n", hMethod)
+	r.p("- Machine: %s, %s cores; CPU flags: %s\n", or(run["cpu"], "?"), or(run["nproc"], "?"), or(run["cpu_flags"], "?"))
+	r.p("- %s; %s\n", or(run["kernel"], "kernel ?"), or(run["libc"], "libc ?"))
+	r.p("- %s; Go: %s (`go env GOVERSION`); C: %s; %s\n", or(run["rustc"], "rustc ?"), or(run["go"], "?"), or(run["compiler"], "?"), or(r.res.ceil.OpenSSLVersion, "openssl ?"))
+	r.p("- randp %s at commit %s%s; run started %s\n", or(run["randp"], "?"), or(run["commit"], "?"), dirtyNote(run["dirty"]), or(run["date"], "?"))
+	r.p("- Load average (1 min) sampled during the run: %s. The machine is shared: anything above 0 is other work on the same cores.\n", r.res.load.describe())
+	r.p("- Budget: %s.\n", or(run["describe"], "not recorded"))
+	r.p("- Peers, built from their own source at bench time and never copied into the repository: ")
+	var ps []string
+	for _, p := range []string{"planet36-randp", "dcrd-crypto-rand", "unpredictable"} {
+		if why := r.res.peers[p]; why != "" {
+			ps = append(ps, p+" (not measured: "+why+")")
+		} else {
+			ps = append(ps, p+" (measured)")
+		}
+	}
+	r.p("%s.\n\n", strings.Join(ps, ", "))
+	r.p("Interleaving: the Go test binaries run in alternating passes of `-count 1` (every contestant gets one sample per pass, ")
+	r.p("spread over the run); the C program runs its repetitions with Google Benchmark's random interleaving; criterion runs the ")
+	r.p("contestants of a group one after another. Intervals: Go and C use benchstat's method (median, distribution-free 95%% interval ")
+	r.p("from order statistics; fewer than 6 samples give none); Rust uses criterion's bootstrap interval of the median. ")
+	r.p("The raw outputs (criterion's estimates, the Google Benchmark JSON, the go test output, openssl speed and aes-ceiling, ")
+	r.p("the load samples and this run's record) are in [%s](%s); `make bench-report` re-renders this file from them.\n", r.resultsDir, r.resultsDir)
 }

@@ -1,12 +1,10 @@
 package main
 
-// Numbers quoted from the reference documents in ../shared/seeds/, measured on
-// the seeds' authors' machines, not here. The report prints them in columns
-// labelled with the seed and its machine, beside this machine's numbers.
+// Numbers quoted from the reference documents the project started from,
+// measured on their authors' machines, not here. The report prints them only
+// in columns labelled "reference", beside this machine's measurements.
 
-// seed002 is planet36/randp's benchmark README (002_ccaffbdb2c113317.txt).
-// planet36/randp cannot be fetched and built on this project's machines, so
-// its rows are shown only as the README reports them.
+// seed002 is planet36/randp's benchmark README.
 type seed002Run struct {
 	Label string
 	// Fill 4 GiB, ms.

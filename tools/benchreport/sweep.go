@@ -47,10 +47,10 @@ func sweepTable(crit critSet, sweep string) (string, error) {
 			cells[2] = fmt.Sprintf("%.2f", r.GBps())
 		}
 		if r, ok := small[k]; ok {
-			cells[3] = fmt.Sprintf("%.1f", r.MedianNs)
+			cells[3] = fmt.Sprintf("%.1f", r.Time.Center)
 		}
 		if r, ok := words[k]; ok {
-			cells[4] = fmt.Sprintf("%.2f", r.NsPerElement())
+			cells[4] = fmt.Sprintf("%.2f", r.PerElement().Center)
 		}
 		t.row(cells...)
 	}

@@ -1,0 +1,173 @@
+// C-to-C benchmarks (Google Benchmark): randp's C ABI beside planet36/randp,
+// the arc4random families of glibc and libbsd, OpenSSL's RAND_bytes,
+// getentropy, the getrandom system call and the vDSO getrandom, each called
+// through a function pointer (contestants.h). Benchmark names are
+// "<table>/<contestant>", plus "/threads:N" for the threaded tables; the
+// report reads the JSON of --benchmark_out. Run with
+// --benchmark_enable_random_interleaving so that the contestants of a table
+// alternate instead of each running its repetitions back to back.
+//
+// The tables, after planet36/randp's benchmarks:
+//   fill_1MiB, fill_256B   one fill call of that size per iteration
+//   read_<size>            one fill call of 4 B .. 4 KiB (the Go read sizes)
+//   u32, u64               one word per call
+//   lt_u32                 a u32 below a bound cycling through 1 ..= 0x100000
+//   threads_fill_1MiB, threads_u64   1 and 2 threads at once, each its own state
+//   mutex_u64              randp per thread against randp behind one mutex
+//
+// Every benchmark uses wall time (UseRealTime), so rates are per second of
+// real time, also with two threads.
+//
+// The contestant that is missing on this machine is not registered; its
+// reason is recorded in the JSON context as "missing:<key>".
+
+#include <benchmark/benchmark.h>
+
+#include <pthread.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "contestants.h"
+
+namespace {
+
+void Fill(benchmark::State& state, const contestant* c, size_t size) {
+  std::vector<unsigned char> buf(size);
+  size_t chunk = c->fill_max ? c->fill_max : size;
+  for (auto _ : state) {
+    for (size_t off = 0; off < size; off += chunk) {
+      size_t n = size - off < chunk ? size - off : chunk;
+      c->fill(buf.data() + off, n);
+    }
+    benchmark::DoNotOptimize(buf.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(size));
+}
+
+void U32(benchmark::State& state, const contestant* c) {
+  for (auto _ : state) {
+    uint32_t v = c->u32();
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void U64(benchmark::State& state, const contestant* c) {
+  for (auto _ : state) {
+    uint64_t v = c->u64();
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// planet36/randp's bounds: 1 ..= 0x100000, cycled.
+void LtU32(benchmark::State& state, const contestant* c) {
+  uint32_t ub = 0;
+  for (auto _ : state) {
+    ub = ub >= 0x100000 ? 1 : ub + 1;
+    uint32_t v = c->lt_u32(ub);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+// One generator shared by every thread, as a program without per-thread
+// state has it: each call takes the lock.
+void U64Mutex(benchmark::State& state, const contestant* c) {
+  for (auto _ : state) {
+    pthread_mutex_lock(&shared_lock);
+    uint64_t v = c->u64();
+    pthread_mutex_unlock(&shared_lock);
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+struct Size {
+  const char* name;
+  size_t bytes;
+};
+
+const Size kReadSizes[] = {{"4B", 4}, {"8B", 8}, {"32B", 32}, {"512B", 512}, {"1KiB", 1024}, {"4KiB", 4096}};
+
+const char* const kFillRows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl",
+                                 "getentropy", "getrandom_vdso", "getrandom_syscall"};
+const char* const kReadRows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl",
+                                 "getrandom_vdso", "getrandom_syscall"};
+const char* const kU32Rows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl",
+                                "getrandom_vdso", "rdrand32", "rdseed32"};
+const char* const kU64Rows[] = {"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd",
+                                "openssl", "getrandom_vdso", "getrandom_syscall"};
+const char* const kLtRows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd"};
+const char* const kThreadRows[] = {"randp", "planet36"};
+
+// Returns the contestant, or records why it is missing and returns NULL.
+const contestant* Available(const char* key) {
+  const contestant* c = contestant_find(key);
+  if (c == nullptr) {
+    std::fprintf(stderr, "bench_c: unknown contestant %s\n", key);
+    std::abort();
+  }
+  if (c->missing != nullptr) {
+    benchmark::AddCustomContext(std::string("missing:") + key, c->missing);
+    return nullptr;
+  }
+  return c;
+}
+
+void RegisterAll() {
+  for (const Size& s : {Size{"1MiB", size_t{1} << 20}, Size{"256B", 256}}) {
+    for (const char* k : kFillRows)
+      if (const contestant* c = Available(k))
+        benchmark::RegisterBenchmark((std::string("fill_") + s.name + "/" + k).c_str(), Fill, c, s.bytes)
+            ->UseRealTime();
+  }
+  for (const Size& s : kReadSizes) {
+    for (const char* k : kReadRows)
+      if (const contestant* c = Available(k))
+        benchmark::RegisterBenchmark((std::string("read_") + s.name + "/" + k).c_str(), Fill, c, s.bytes)
+            ->UseRealTime();
+  }
+  for (const char* k : kU32Rows)
+    if (const contestant* c = Available(k))
+      benchmark::RegisterBenchmark((std::string("u32/") + k).c_str(), U32, c)->UseRealTime();
+  for (const char* k : kU64Rows)
+    if (const contestant* c = Available(k))
+      benchmark::RegisterBenchmark((std::string("u64/") + k).c_str(), U64, c)->UseRealTime();
+  for (const char* k : kLtRows)
+    if (const contestant* c = Available(k))
+      benchmark::RegisterBenchmark((std::string("lt_u32/") + k).c_str(), LtU32, c)->UseRealTime();
+  for (const char* k : kThreadRows) {
+    if (const contestant* c = Available(k)) {
+      benchmark::RegisterBenchmark((std::string("threads_fill_1MiB/") + k).c_str(), Fill, c, size_t{1} << 20)
+          ->Threads(1)->Threads(2)->UseRealTime();
+      benchmark::RegisterBenchmark((std::string("threads_u64/") + k).c_str(), U64, c)
+          ->Threads(1)->Threads(2)->UseRealTime();
+    }
+  }
+  if (const contestant* c = Available("randp")) {
+    benchmark::RegisterBenchmark("mutex_u64/randp_thread_local", U64, c)->Threads(1)->Threads(2)->UseRealTime();
+    benchmark::RegisterBenchmark("mutex_u64/randp_mutex", U64Mutex, c)->Threads(1)->Threads(2)->UseRealTime();
+  }
+}
+
+}  // namespace
+
+// Usage: bench_c [google benchmark flags]; RANDP_BENCH_SO names the
+// librandp.so to dlopen for the randp_dlopen row.
+int main(int argc, char** argv) {
+  size_t n = 0;
+  contestants_load(std::getenv("RANDP_BENCH_SO"), &n);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,108 @@
+package main
+
+import "fmt"
+
+func (r *report) rustTables() {
+	cr := r.res.crit
+	r.p("## %s\n\n", hRust)
+	r.p("criterion (benches/*.rs), median [95%% bootstrap interval]. `StdRng` is rand's ChaCha12 seeded once from the OS, without ")
+	r.p("`ThreadRng`'s reseeding wrapper. The aes crate's bare AES-256-CTR keystream is the ceiling randp's construction can reach with that crate.\n\n")
+	for _, g := range []struct {
+		group, title string
+		size         float64
+	}{{"fill_1MiB", "Fill 1 MiB per call", 1 << 20}, {"fill_256B", "Fill 256 B per call", 256}} {
+		r.p("**%s**\n\n", g.title)
+		base := cr.get(g.group, "randp_bytes").Time
+		t := &table{head: []string{"Function", "Time per call", "Throughput", "randp is"}}
+		for _, row := range []struct{ fn, label string }{
+			{"randp_bytes", "**randp** `fill_bytes`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
+			{"getrandom_crate", "getrandom crate"}, {"aes256ctr_keystream", "aes crate AES-256-CTR keystream (ceiling)"},
+		} {
+			s := cr.get(g.group, row.fn).Time
+			cmp := ""
+			if row.fn != "randp_bytes" {
+				cmp = compare(base, s)
+			}
+			t.row(row.label, timeCell(s, ""), gbps(s, g.size), cmp)
+		}
+		r.p("%s\n", t)
+	}
+	for _, g := range []struct{ group, title, base string }{
+		{"u32", "One u32 per call", "randp_u32"}, {"u64", "One u64 per call", "randp_u64"},
+		{"lt_u32", "A u32 below a bound cycling through 1 ..= 0x100000", "randp_lt_u32"},
+	} {
+		r.p("**%s**\n\n", g.title)
+		base := cr.get(g.group, g.base).PerElement()
+		t := &table{head: []string{"Function", "Time per call", "randp is"}}
+		for _, row := range []struct{ fn, label string }{
+			{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
+			{"getrandom_crate", "getrandom crate"}, {"fastrand", "fastrand (not cryptographic: the floor)"},
+			{"rand_random_range", "rand `ThreadRng` `random_range`"}, {"rand_StdRng_random_range", "rand `StdRng` `random_range`"},
+		} {
+			c, ok := cr[g.group][row.fn]
+			if !ok {
+				continue
+			}
+			cmp := ""
+			if row.fn != g.base {
+				cmp = compare(base, c.PerElement())
+			}
+			t.row(row.label, timeCell(c.PerElement(), ""), cmp)
+		}
+		r.p("%s\n", t)
+	}
+	r.p("**Two threads at once against one** (each sample runs its threads in `std::thread::scope`; throughput of all threads)\n\n")
+	t := &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
+	for _, w := range []struct{ group, label string }{
+		{"threads_fill_1MiB", "randp::fill_bytes, 1 MiB calls"}, {"threads_u64", "randp::u64"},
+	} {
+		one, two := cr.get(w.group, "randp_1_thread"), cr.get(w.group, "randp_2_thread")
+		if !one.Time.ok() || !two.Time.ok() {
+			t.row(w.label, "not measured", "", "")
+			continue
+		}
+		// Per unit of work: a time per byte or per element across all threads.
+		per := func(c critResult) stat { return c.Time.scaled(1 / (c.Bytes + c.Elements)) }
+		if one.Bytes > 0 {
+			t.row(w.label, gbps(per(one), 1), gbps(per(two), 1), scaling(per(one), per(two)))
+		} else {
+			t.row(w.label, spread(per(one))+" per value", spread(per(two))+" per value", scaling(per(one), per(two)))
+		}
+	}
+	r.p("%s\n", t)
+}
+
+func (r *report) ceilingTable() {
+	ce := &r.res.ceil
+	cr := r.res.crit
+	r.p("## %s\n\n", hCeiling)
+	r.p("The references for randp's keystream, measured in the same run: `openssl speed -evp aes-256-ctr` on 1 MiB buffers ")
+	r.p("(%d runs, at the start and the end of the run), and the plain AES-CTR loops of the shared aes-ceiling tool ", len(ce.openssl))
+	r.p("(built from ../shared/tools at bench time; CPU-time GB/s, median [min..max] of its interleaved repetitions).\n\n")
+	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
+	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
+	t.row("**randp** `randp_bytes` (C ABI)", gbps(r.res.c.get("fill_1MiB/randp"), 1<<20))
+	t.row("aes crate AES-256-CTR keystream", gbps(cr.get("fill_1MiB", "aes256ctr_keystream").Time, 1<<20))
+	t.row("`openssl speed -evp aes-256-ctr`", gbps(ce.OpenSSL(), 1<<20))
+	for _, k := range ce.Kernels {
+		t.row(fmt.Sprintf("aes-ceiling %s (%s of the run)", k.Name, k.Run), fmt.Sprintf("%.2f GB/s %s", k.GBps, k.Range))
+	}
+	if ce.Missing != "" {
+		t.row("aes-ceiling", ce.Missing)
+	}
+	r.p("%s\n", t)
+}
+
+func (r *report) sweeps() {
+	r.p("## %s\n\n", hSweeps)
+	r.p("`make num-blocks` and `make reseed-countdown` (benches/sweep.rs, `randp::internals::Generator<BLOCKS, RESEED>`, ")
+	r.p("each generator seeded from the OS): the buffer size at the default reseed interval, and the reseed interval at the default buffer size.\n\n")
+	for _, s := range []struct{ name, title string }{{"num_blocks", "num-blocks"}, {"reseed_countdown", "reseed-countdown"}} {
+		t, err := sweepTable(r.res.crit, s.name)
+		if err != nil {
+			r.p("**%s**: not run in this report (%v).\n\n", s.title, err)
+			continue
+		}
+		r.p("**%s**\n\n%s\n", s.title, t)
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"math"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// confidence is the level of every interval in the report.
+const confidence = 0.95
+
+// stat is one contestant's time per operation in ns: the median and a
+// confidence interval around it [Lo, Hi]. N is the number of samples behind
+// it (0 when the interval comes from criterion's bootstrap).
+type stat struct {
+	Center, Lo, Hi float64
+	N              int
+}
+
+// ok reports whether the stat holds a measurement.
+func (s stat) ok() bool { return s.Center > 0 && !math.IsNaN(s.Center) }
+
+// summarize is benchstat's summary of a sample: the median with a
+// distribution-free confidence interval from order statistics. Fewer than 6
+// samples give an infinite interval, so no ratio is claimed from them.
+func summarize(values []float64) stat {
+	if len(values) == 0 {
+		return stat{}
+	}
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &benchmath.DefaultThresholds), confidence)
+	return stat{Center: s.Center, Lo: s.Lo, Hi: s.Hi, N: len(values)}
+}
+
+// scaled is s with every bound multiplied by k (e.g. ns per byte to ns per call).
+func (s stat) scaled(k float64) stat {
+	return stat{Center: s.Center * k, Lo: s.Lo * k, Hi: s.Hi * k, N: s.N}
+}
+
+// separated reports whether the two intervals do not overlap: the only
+// case in which the report states a ratio.
+func separated(a, b stat) bool {
+	if !a.ok() || !b.ok() {
+		return false
+	}
+	return a.Hi < b.Lo || b.Hi < a.Lo
+}
+
+// noDifference is what the report prints instead of a ratio when the
+// intervals overlap.
+const noDifference = "~ (no significant difference)"
+
+// compare says how randp compares with a rival, both as times per
+// operation (lower is better): "3.1× faster", "1.2× slower", or
+// noDifference when their intervals overlap; "" when either is missing.
+func compare(randp, rival stat) string {
+	if !randp.ok() || !rival.ok() {
+		return ""
+	}
+	if !separated(randp, rival) {
+		return noDifference
+	}
+	return faster(randp.Center, rival.Center)
+}
+
+// ratioOf is a/b of the medians, and whether the intervals separate.
+func ratioOf(a, b stat) (float64, bool) {
+	if !a.ok() || !b.ok() {
+		return 0, false
+	}
+	return a.Center / b.Center, separated(a, b)
+}
