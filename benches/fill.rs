@@ -33,9 +33,7 @@ fn fill_group(c: &mut Criterion, group_name: &str, size: usize) {
     g.bench_function("rand_ThreadRng", |b| b.iter(|| thread_rng.fill_bytes(black_box(&mut buf))));
     let mut std_rng = rivals::std_rng();
     g.bench_function("rand_StdRng", |b| b.iter(|| std_rng.fill_bytes(black_box(&mut buf))));
-    g.bench_function("getrandom_crate", |b| {
-        b.iter(|| getrandom::fill(black_box(&mut buf)).expect("OS entropy"))
-    });
+    g.bench_function("getrandom_crate", |b| b.iter(|| getrandom::fill(black_box(&mut buf)).expect("OS entropy")));
     let mut ks = keystream();
     g.bench_function("aes256ctr_keystream", |b| b.iter(|| ks.write_keystream(black_box(&mut buf))));
     g.finish();

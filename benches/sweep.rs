@@ -38,11 +38,7 @@ impl Kind {
 }
 
 /// Benches a fresh OS-seeded `Generator<BLOCKS, RESEED>` as benchmark `label`.
-fn bench_one<const BLOCKS: usize, const RESEED: usize>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    kind: Kind,
-    label: usize,
-) {
+fn bench_one<const BLOCKS: usize, const RESEED: usize>(g: &mut BenchmarkGroup<'_, WallTime>, kind: Kind, label: usize) {
     let mut generator = Generator::<BLOCKS, RESEED>::new();
     let id = label.to_string();
     match kind {

@@ -97,9 +97,7 @@ pub(crate) unsafe fn unmap<T>(p: NonNull<T>) {
 fn mmap(flags: libc::c_int) -> Option<NonNull<u8>> {
     // SAFETY: an anonymous private mapping with no address hint touches no
     // existing memory.
-    let p = unsafe {
-        libc::mmap(ptr::null_mut(), STATE_LEN, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0)
-    };
+    let p = unsafe { libc::mmap(ptr::null_mut(), STATE_LEN, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0) };
     if p == libc::MAP_FAILED { None } else { NonNull::new(p.cast()) }
 }
 

@@ -185,7 +185,8 @@ pub(crate) fn with_schedule<R>(f: impl FnOnce(&crate::keystream::Schedule) -> R)
 pub(crate) fn copy_state(dst: &mut [u8]) -> bool {
     with_generator(|g| {
         let len = dst.len().min(state_memory::STATE_LEN);
-        let base = (g as *const ThreadGenerator as *const u8).wrapping_sub(core::mem::offset_of!(ThreadState, generator));
+        let base =
+            (g as *const ThreadGenerator as *const u8).wrapping_sub(core::mem::offset_of!(ThreadState, generator));
         // SAFETY: `base` is the start of this thread's state page, which is
         // STATE_LEN bytes long, mapped, and only this thread's.
         unsafe { core::ptr::copy_nonoverlapping(base, dst.as_mut_ptr(), len) };

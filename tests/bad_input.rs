@@ -205,8 +205,16 @@ fn c_header_has_no_seeding_function() {
     assert_eq!(
         names,
         [
-            "randp_bytes", "randp_int63", "randp_lt_u32", "randp_lt_u64", "randp_read", "randp_u16",
-            "randp_u32", "randp_u64", "randp_u8", "randp_uint64",
+            "randp_bytes",
+            "randp_int63",
+            "randp_lt_u32",
+            "randp_lt_u64",
+            "randp_read",
+            "randp_u16",
+            "randp_u32",
+            "randp_u64",
+            "randp_u8",
+            "randp_uint64",
         ]
     );
     let lower = header.to_lowercase();

@@ -8,11 +8,7 @@ use std::process::{Command, Output, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_randp-cat");
 
 fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("spawn randp-cat")
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("spawn randp-cat")
 }
 
 #[test]
@@ -72,11 +68,7 @@ fn bad_arguments_fail_with_status_2() {
 #[test]
 fn non_utf8_size_fails_with_status_2() {
     use std::os::unix::ffi::OsStrExt;
-    let out = Command::new(BIN)
-        .arg("-n")
-        .arg(std::ffi::OsStr::from_bytes(b"1\xffK"))
-        .output()
-        .unwrap();
+    let out = Command::new(BIN).arg("-n").arg(std::ffi::OsStr::from_bytes(b"1\xffK")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("randp-cat: invalid size"));
@@ -141,12 +133,7 @@ fn pipe_buffer_is_grown_to_one_chunk() {
 #[test]
 fn full_disk_is_an_error_with_status_1() {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
-    let out = Command::new(BIN)
-        .args(["-n", "1M"])
-        .stdout(full)
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = Command::new(BIN).args(["-n", "1M"]).stdout(full).stderr(Stdio::piped()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("randp-cat: write error") && err.contains("No space left"), "{err}");

@@ -11,10 +11,7 @@ use criterion::Criterion;
 use std::time::Duration;
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default)
 }
 
 /// The criterion configuration every group in `benches/` starts from.

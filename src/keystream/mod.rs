@@ -18,6 +18,7 @@
 //! the stack that call used is zeroed after it. Every kernel is tested block
 //! for block against the `aes` crate.
 
+mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 #[cfg(target_arch = "x86_64")]
@@ -26,7 +27,6 @@ mod x86_aesni;
 mod x86_vaes256;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes512;
-mod portable;
 
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 

@@ -33,9 +33,8 @@ unsafe fn rotate_inner(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     // SAFETY: the caller guarantees `ks` is valid and `out` holds
     // `16 * nblocks` writable bytes not overlapping it; the key is round keys
     // 0 and 1, the first 32 bytes of `Schedule`.
-    let (key, out) = unsafe {
-        (&mut *ks.cast::<[u8; 32]>(), core::slice::from_raw_parts_mut(out, nblocks * BLOCK_LEN))
-    };
+    let (key, out) =
+        unsafe { (&mut *ks.cast::<[u8; 32]>(), core::slice::from_raw_parts_mut(out, nblocks * BLOCK_LEN)) };
     let mut cipher = Aes256Ctr::new((&*key).into(), &Default::default());
     // Blocks 0 and 1 go over the key itself; the cipher already holds its
     // expansion, which the `zeroize` features of `aes` and `ctr` overwrite

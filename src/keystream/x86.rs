@@ -72,6 +72,7 @@ const _: () = {
 /// One AES-256 key-expansion step: round keys `2i` and (below 7) `2i + 1`
 /// from the two before them, xmm1 holding round key `2i - 2` and xmm3 round
 /// key `2i - 1`. Intel's AES-NI white paper, figure 28.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! expand_step {
     ($rcon:literal, $even:literal) => {
         concat!(
@@ -113,6 +114,7 @@ macro_rules! expand_step {
 /// `ks` is valid for reads and writes; `seed` is null or valid for reads of
 /// 32 bytes; the CPU has AES-NI.
 #[target_feature(enable = "aes,sse2")]
+#[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe fn expand(ks: *mut Schedule, seed: *const [u8; 32]) {
     // SAFETY: the caller guarantees the pointers and AES-NI. The block reads
     // and writes only `ks` and `seed`, uses no stack, and zeroes the vector

@@ -6,6 +6,7 @@ use super::x86::{C_BSWAP, C_ONE, CONSTS};
 use core::arch::asm;
 
 /// One round on the eight blocks xmm0..xmm7 with the round key at `$off`.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! round8 {
     ($op:literal, $off:literal) => {
         concat!(
@@ -17,6 +18,7 @@ macro_rules! round8 {
 }
 
 /// One round on the two next-key blocks xmm12, xmm13 and the single block xmm0.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! round_small {
     ($op:literal, $off:literal, $($reg:literal),+) => {
         concat!("movdqu xmm8, xmmword ptr [{ks} + ", $off, "]\n", $($op, " ", $reg, ", xmm8\n"),+)
@@ -24,6 +26,7 @@ macro_rules! round_small {
 }
 
 /// All 14 rounds on the registers named.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! cipher_small {
     ($($reg:literal),+) => {
         concat!(
@@ -40,6 +43,7 @@ macro_rules! cipher_small {
 }
 
 /// Counter block into `$reg`: the big-endian form of xmm9, which then advances.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! next_counter {
     ($reg:literal) => {
         concat!("movdqa ", $reg, ", xmm9\npshufb ", $reg, ", xmm11\npaddq xmm9, xmm10\n")
@@ -53,6 +57,7 @@ macro_rules! next_counter {
 /// `ks` is valid for reads and writes, `out` for writes of `16 * n` bytes, and
 /// they do not overlap; the CPU has AES-NI and SSSE3.
 #[target_feature(enable = "aes,ssse3")]
+#[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe fn keystream(ks: *mut Schedule, out: *mut u8, n: usize) {
     // SAFETY: the caller guarantees the pointers and the CPU features. The
     // block reads `ks` and CONSTS, writes `out` and round keys 0 and 1 of

@@ -6,6 +6,7 @@ use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS};
 use core::arch::asm;
 
 /// One round on ymm0..ymm7 with the round key at `$off`.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! round8 {
     ($op:literal, $off:literal) => {
         concat!(
@@ -18,6 +19,7 @@ macro_rules! round8 {
 }
 
 /// One round on a single register (`ymm` or `xmm` width) with the round key at `$off`.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! round1 {
     ($op:literal, $off:literal, ymm, $reg:literal) => {
         concat!("vbroadcasti128 ymm8, xmmword ptr [{ks} + ", $off, "]\n", $op, " ", $reg, ", ", $reg, ", ymm8\n")
@@ -28,6 +30,7 @@ macro_rules! round1 {
 }
 
 /// All 14 rounds on one register.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! cipher1 {
     ($w:tt, $reg:literal) => {
         concat!(
@@ -44,6 +47,7 @@ macro_rules! cipher1 {
 }
 
 /// Two counter blocks into `$reg`: the big-endian form of ymm9, which then advances by two.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! next_counters {
     ($reg:literal) => {
         concat!("vpshufb ", $reg, ", ymm9, ymm11\nvpaddq ymm9, ymm9, ymm10\n")
@@ -57,6 +61,7 @@ macro_rules! next_counters {
 /// `ks` is valid for reads and writes, `out` for writes of `16 * n` bytes, and
 /// they do not overlap; the CPU has AVX2 and VAES.
 #[target_feature(enable = "avx2,vaes,aes")]
+#[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe fn keystream(ks: *mut Schedule, out: *mut u8, n: usize) {
     // SAFETY: the caller guarantees the pointers and the CPU features. The
     // block reads `ks` and CONSTS, writes `out` and round keys 0 and 1 of

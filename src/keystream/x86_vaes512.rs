@@ -6,6 +6,7 @@ use super::x86::{C_BSWAP, C_COUNTERS, C_FOUR, C_TWO, CONSTS};
 use core::arch::asm;
 
 /// One round on zmm0..zmm7 with the round key in `$k`.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! round8 {
     ($op:literal, $k:literal) => {
         concat!(
@@ -18,6 +19,7 @@ macro_rules! round8 {
 }
 
 /// All 14 rounds on one register.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! cipher1 {
     ($r:literal) => {
         concat!(
@@ -34,6 +36,7 @@ macro_rules! cipher1 {
 }
 
 /// Four counter blocks into `$reg`: the big-endian form of zmm8, which then advances by four.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! next_counters {
     ($reg:literal) => {
         concat!("vpshufb ", $reg, ", zmm8, zmm10\nvpaddq zmm8, zmm8, zmm9\n")
@@ -41,6 +44,7 @@ macro_rules! next_counters {
 }
 
 /// Broadcasts round key `$i` (at byte offset `$off`) into `$k`.
+#[rustfmt::skip] // one assembly line per source line
 macro_rules! load_key {
     ($k:literal, $off:literal) => {
         concat!("vbroadcasti32x4 ", $k, ", xmmword ptr [{ks} + ", $off, "]\n")
@@ -54,6 +58,7 @@ macro_rules! load_key {
 /// `ks` is valid for reads and writes, `out` for writes of `16 * n` bytes, and
 /// they do not overlap; the CPU has AVX-512F, AVX-512BW and VAES.
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
+#[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe fn keystream(ks: *mut Schedule, out: *mut u8, n: usize) {
     // SAFETY: the caller guarantees the pointers and the CPU features. The
     // block reads `ks` and CONSTS, writes `out` and round keys 0 and 1 of

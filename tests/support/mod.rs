@@ -9,10 +9,7 @@ pub const ROLE: &str = "RANDP_TEST_ROLE";
 
 /// Runs this test binary again with `ROLE=role` and returns what it did.
 pub fn run_child(role: &str) -> Output {
-    Command::new(std::env::current_exe().expect("own path"))
-        .env(ROLE, role)
-        .output()
-        .expect("spawn child")
+    Command::new(std::env::current_exe().expect("own path")).env(ROLE, role).output().expect("spawn child")
 }
 
 /// The signal that ended `out`'s process, if one did.
@@ -49,12 +46,7 @@ pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
     let ret = libc::BPF_RET | libc::BPF_K;
     let allow = libc::SECCOMP_RET_ALLOW;
     let fail = libc::SECCOMP_RET_ERRNO | (errno as u32 & libc::SECCOMP_RET_DATA);
-    let mut prog = vec![
-        stmt(ld, OFFSET_ARCH),
-        jump(jeq, AUDIT_ARCH, 1, 0),
-        stmt(ret, allow),
-        stmt(ld, OFFSET_NR),
-    ];
+    let mut prog = vec![stmt(ld, OFFSET_ARCH), jump(jeq, AUDIT_ARCH, 1, 0), stmt(ret, allow), stmt(ld, OFFSET_NR)];
     match arg {
         None => prog.push(jump(jeq, nr as u32, 0, 1)),
         Some((i, value)) => {
