@@ -14,7 +14,7 @@
 # entropy-failure and child-process tests run natively only.
 
 AARCH64_TARGET  := aarch64-unknown-linux-gnu
-AARCH64_RELEASE := target/$(AARCH64_TARGET)/release
+AARCH64_RELEASE := $(or $(CARGO_TARGET_DIR),target)/$(AARCH64_TARGET)/release
 AARCH64_ENV := CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64 \
 	QEMU_LD_PREFIX=/usr/aarch64-linux-gnu

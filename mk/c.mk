@@ -4,8 +4,8 @@
 #   make staticlib       build/librandp.a, exporting only the randp_* functions
 #   make test-c          C tests against build/librandp.a, librandp.so and an install
 #   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
-#   make go-lib          refresh go/lib/linux_amd64/ (library + INPUTS.sha256)
-#   make check-go-lib    fail if go/lib/linux_amd64/ is stale
+#   make go-lib          refresh go/lib/linux_amd64/ and linux_arm64/ (library + INPUTS.sha256)
+#   make check-go-lib    fail if either is stale
 #
 # scripts/go-lib-from-head.sh runs `make go-lib` on an export of the committed
 # HEAD, for when the working tree holds uncommitted edits to src/.
@@ -24,6 +24,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 CRATE_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 GO_LIB_DIR := go/lib/linux_amd64
+GO_LIB_DIR_ARM64 := go/lib/linux_arm64
 
 .PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
 	test-c-install install uninstall go-lib check-go-lib
@@ -122,12 +123,17 @@ uninstall:
 
 # The Go module links go/lib/linux_amd64/librandp.a (no cargo for Go users);
 # INPUTS.sha256 records what it was built from.
-go-lib: staticlib
-	@mkdir -p $(GO_LIB_DIR)
+go-lib: staticlib staticlib-aarch64
+	@mkdir -p $(GO_LIB_DIR) $(GO_LIB_DIR_ARM64)
 	cp $(STATICLIB) $(GO_LIB_DIR)/librandp.a
+	cp build/aarch64/librandp.a $(GO_LIB_DIR_ARM64)/librandp.a
 	scripts/go-lib-inputs.sh >$(GO_LIB_DIR)/INPUTS.sha256
+	cp $(GO_LIB_DIR)/INPUTS.sha256 $(GO_LIB_DIR_ARM64)/INPUTS.sha256
 	@cat $(GO_LIB_DIR)/INPUTS.sha256
 
 check-go-lib:
 	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR)/INPUTS.sha256
+	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR_ARM64)/INPUTS.sha256
 	scripts/check-exports.sh $(GO_LIB_DIR)/librandp.a include/randp.h
+	scripts/check-exports.sh $(GO_LIB_DIR_ARM64)/librandp.a include/randp.h
+	scripts/check-undefined.sh $(GO_LIB_DIR)/librandp.a $(GO_LIB_DIR_ARM64)/librandp.a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Rebuilds go/lib/linux_amd64/ (the Go module's prebuilt library and its
+# Rebuilds go/lib/linux_amd64/ and linux_arm64/ (the Go module's prebuilt libraries and their
 # INPUTS.sha256) from the committed HEAD rather than the working tree, so the
 # record matches what a fresh clone checks even while src/ has uncommitted
 # edits. Copies the result into this working tree; commit it afterwards.
@@ -16,7 +16,9 @@ trap 'rm -rf "$src"' EXIT
 
 git archive HEAD | tar -x -C "$src"
 CARGO_TARGET_DIR=$target make -C "$src" --no-print-directory go-lib RELEASE_DIR="$target/release"
-mkdir -p go/lib/linux_amd64
-cp "$src/go/lib/linux_amd64/librandp.a" "$src/go/lib/linux_amd64/INPUTS.sha256" go/lib/linux_amd64/
-echo "go-lib-from-head: go/lib/linux_amd64/ rebuilt from $(git rev-parse --short HEAD); commit it with"
-echo "  git add go/lib/linux_amd64 && git commit -m 'go/lib: prebuilt library from $(git rev-parse --short HEAD)'"
+for arch in amd64 arm64; do
+	mkdir -p "go/lib/linux_$arch"
+	cp "$src/go/lib/linux_$arch/librandp.a" "$src/go/lib/linux_$arch/INPUTS.sha256" "go/lib/linux_$arch/"
+done
+echo "go-lib-from-head: go/lib/linux_amd64/ and linux_arm64/ rebuilt from $(git rev-parse --short HEAD); commit them with"
+echo "  git add go/lib && git commit -m 'go/lib: prebuilt libraries from $(git rev-parse --short HEAD)'"
