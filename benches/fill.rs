@@ -1,7 +1,7 @@
 //! Filling a buffer from Rust, 1 MiB and 256 B per call: randp::fill_bytes
 //! beside rand's ThreadRng and StdRng (ChaCha12), the getrandom crate, and
-//! the raw AES-256-CTR keystream of the aes crate, the ceiling of what
-//! randp's construction can reach with that crate. (The C libraries are
+//! the raw AES-256-CTR keystream of randp's engine (the kernel alone, on the
+//! backend in use) and of the aes crate. (The C libraries are
 //! compared through the C ABI in benches/c.) Throughput is in bytes.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -36,6 +36,8 @@ fn fill_group(c: &mut Criterion, group_name: &str, size: usize) {
     g.bench_function("getrandom_crate", |b| b.iter(|| getrandom::fill(black_box(&mut buf)).expect("OS entropy")));
     let mut ks = keystream();
     g.bench_function("aes256ctr_keystream", |b| b.iter(|| ks.write_keystream(black_box(&mut buf))));
+    let mut engine = randp::internals::Keystream::new();
+    g.bench_function("randp_keystream", |b| b.iter(|| engine.fill(black_box(&mut buf))));
     g.finish();
 }
 

@@ -48,6 +48,10 @@ go-randp-cat:
 valgrind: build test-c-api
 	@command -v valgrind >/dev/null || (apt-get update && apt-get install -y valgrind)
 	scripts/valgrind-memcheck.sh build/c/test_randp_static -- build/c/test_randp_shared -- $(RANDP_CAT) -n 8M
+	@# valgrind's CPU has AES-NI but neither VAES nor AVX-512: the runs above used the AES-NI kernel.
+	@b=$$(valgrind -q $(RANDP_CAT) --backend); case "$$b" in \
+		"aesni userspace=true") echo "valgrind: the runs above used the AES-NI keystream kernel ($$b)" ;; \
+		*) echo "valgrind: expected the AES-NI kernel under valgrind, got: $$b" >&2; exit 1 ;; esac
 
 fuzz:
 	cd go && CGO_ENABLED=1 $(GO) test $(if $(GO_TAGS),-tags $(GO_TAGS)) -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) .

@@ -117,6 +117,33 @@ pub mod internals {
         crate::thread_state::copy_state(dst)
     }
 
+    /// The keystream engine alone, for benchmarks: AES-256-CTR under a key
+    /// from the OS on the process's backend, the key rotated at every call as
+    /// a refill rotates it.
+    pub struct Keystream(alloc::boxed::Box<crate::keystream::Schedule>);
+
+    impl Keystream {
+        /// A keystream under 32 fresh bytes from the OS.
+        #[allow(clippy::new_without_default)]
+        pub fn new() -> Self {
+            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule([[0; 16]; 15]));
+            let mut seed = [0u8; 32];
+            crate::entropy::os_fill(&mut seed);
+            // SAFETY: `ks` is a valid (zeroed) schedule and `seed` 32 readable bytes.
+            unsafe { crate::keystream::mix(&mut *ks, &seed) };
+            zeroize::Zeroize::zeroize(&mut seed);
+            Keystream(ks)
+        }
+
+        /// Fills the whole 16-byte blocks of `out` with keystream (a tail
+        /// shorter than a block is left alone) and rotates the key.
+        pub fn fill(&mut self, out: &mut [u8]) {
+            // SAFETY: the schedule is this value's own; `out` holds at least
+            // `16 * (len / 16)` writable bytes and does not overlap it.
+            unsafe { crate::keystream::rotate(&mut *self.0, out.as_mut_ptr(), out.len() / 16) };
+        }
+    }
+
     /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"`
     /// or `"wipeonfork"` (`None` before the first state is mapped).
     pub fn state_mapping() -> Option<&'static str> {

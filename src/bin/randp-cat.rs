@@ -3,6 +3,7 @@
 //! ```text
 //! randp-cat            # unbounded stream, until the reader closes the pipe
 //! randp-cat -n SIZE    # exactly SIZE bytes
+//! randp-cat --backend  # print the keystream backend in use, and exit
 //! ```
 //!
 //! SIZE is a decimal byte count with an optional suffix `K`, `M` or `G`
@@ -23,12 +24,14 @@ use std::process::ExitCode;
 const CHUNK: usize = 1 << 20;
 
 const USAGE: &str = "\
-usage: randp-cat [-n SIZE]
+usage: randp-cat [-n SIZE] | randp-cat --backend
 Write unpredictable random bytes from randp to standard output.
 
   -n SIZE   write exactly SIZE bytes, then exit (default: write until the
             reader closes the pipe). SIZE is a decimal number with an
             optional suffix K, M or G (case-insensitive, powers of 1024).
+  --backend print the keystream backend in use (vaes512, vaes256, aesni or
+            portable) and whether draws use the userspace generator, and exit
   -h        print this help and exit
 ";
 
@@ -37,6 +40,8 @@ Write unpredictable random bytes from randp to standard output.
 enum Command {
     /// Print the usage text.
     Help,
+    /// Print the keystream backend.
+    Backend,
     /// Write `Some(n)` bytes, or an unbounded stream for `None`.
     Write(Option<u64>),
 }
@@ -69,6 +74,7 @@ fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
+            "--backend" => return Ok(Command::Backend),
             "-n" => {
                 let value = args.next().ok_or("option -n needs a SIZE")?;
                 if size.replace(parse_size(&value)?).is_some() {
@@ -123,6 +129,11 @@ fn main() -> ExitCode {
     let limit = match command {
         Command::Help => {
             print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Command::Backend => {
+            let userspace = randp::uses_userspace_generator();
+            println!("{} userspace={userspace}", randp::keystream_backend());
             return ExitCode::SUCCESS;
         }
         Command::Write(limit) => limit,
@@ -196,6 +207,7 @@ mod tests {
         assert_eq!(p(&["-n", "1K"]), Ok(Command::Write(Some(1024))));
         assert_eq!(p(&["-h"]), Ok(Command::Help));
         assert_eq!(p(&["--help"]), Ok(Command::Help));
+        assert_eq!(p(&["--backend"]), Ok(Command::Backend));
         assert!(p(&["-n"]).is_err());
         assert!(p(&["-n", "1", "-n", "2"]).is_err());
         assert!(p(&["-x"]).is_err());

@@ -16,7 +16,8 @@ func (r *report) rustTables() {
 		t := &table{head: []string{"Function", "Time per call", "Throughput", "randp is"}}
 		for _, row := range []struct{ fn, label string }{
 			{"randp_bytes", "**randp** `fill_bytes`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
-			{"getrandom_crate", "getrandom crate"}, {"aes256ctr_keystream", "aes crate AES-256-CTR keystream (ceiling)"},
+			{"getrandom_crate", "getrandom crate"}, {"randp_keystream", "randp's keystream engine alone (kernel, no buffer)"},
+			{"aes256ctr_keystream", "aes crate AES-256-CTR keystream"},
 		} {
 			s := cr.get(g.group, row.fn).Time
 			cmp := ""
@@ -82,6 +83,7 @@ func (r *report) ceilingTable() {
 	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
 	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
 	t.row("**randp** `randp_bytes` (C ABI)", gbps(r.res.c.get("fill_1MiB/randp"), 1<<20))
+	t.row("**randp** keystream engine alone ("+or(r.res.run["backend"], "backend in use")+")", gbps(cr.get("fill_1MiB", "randp_keystream").Time, 1<<20))
 	t.row("aes crate AES-256-CTR keystream", gbps(cr.get("fill_1MiB", "aes256ctr_keystream").Time, 1<<20))
 	t.row("`openssl speed -evp aes-256-ctr`", gbps(ce.OpenSSL(), 1<<20))
 	for _, k := range ce.Kernels {

@@ -19,7 +19,7 @@ import (
 type runInfo map[string]string
 
 // runKeys are run.txt's keys in the order the report prints them.
-var runKeys = []string{"date", "commit", "dirty", "cpu", "cpu_flags", "nproc", "kernel", "libc", "rustc", "go", "compiler", "describe"}
+var runKeys = []string{"date", "commit", "dirty", "cpu", "cpu_flags", "backend", "nproc", "kernel", "libc", "rustc", "go", "compiler", "describe"}
 
 func recordRun(root, goVersion, describe string) runInfo {
 	r := runInfo{
@@ -34,6 +34,8 @@ func recordRun(root, goVersion, describe string) runInfo {
 		"describe": describe,
 		"commit":   firstLine(run(root, "git", "rev-parse", "--short=12", "HEAD")),
 		"dirty":    "no",
+		// randp's keystream backend on this CPU, as the release randp-cat reports it.
+		"backend": strings.Fields(firstLine(run(root, filepath.Join(root, "target", "release", "randp-cat"), "--backend")) + " ?")[0],
 	}
 	if strings.TrimSpace(run(root, "git", "status", "--porcelain", "--untracked-files=no")) != "" {
 		r["dirty"] = "yes"
