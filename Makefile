@@ -20,6 +20,7 @@ include mk/rust.mk
 -include mk/go.mk
 -include mk/bench.mk
 -include mk/validate.mk
+-include mk/security.mk
 
 test: build $(TEST_TARGETS)
 	@echo "make test: all suites passed"

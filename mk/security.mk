@@ -1,0 +1,85 @@
+# Security: each claim of the README tried where it breaks, as an attacker or
+# a careful adopter would deploy randp. C programs in tests/c/security/ (each
+# says in its header what it proves) and tests/entropy_fd.rs.
+#
+#   make test-security                  all of the below (with -k, every one reports)
+#   make test-security-closefrom        closefrom + attacker's file: -static C, shared C
+#   make test-security-entropy-rust     the same scenario and seccomp EPERM/ENOSYS in Rust,
+#                                       dynamically linked and with +crt-static
+#   make test-security-seccomp          getrandom denied (EPERM, ENOSYS) -> abort, no output;
+#                                       -static and shared C
+#
+# Each target runs all its cases, then fails if any did.
+
+SEC_SRC    := tests/c/security
+SEC_BUILD  := build/security
+SEC_CFLAGS := -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror -Iinclude -I$(SEC_SRC) -pthread
+SEC_DEBUG_DIR := target/debug
+# Linking build/librandp.a into a program, fully static (-static) or not.
+SEC_ARCHIVE := $(STATICLIB) $(RANDP_LIBS_PRIVATE)
+SEC_STATIC  := -static $(SEC_ARCHIVE)
+SEC_SHARED  := -L$(RELEASE_DIR) -lrandp -Wl,-rpath,$(abspath $(RELEASE_DIR))
+SEC_SHARED_DEBUG := -L$(SEC_DEBUG_DIR) -lrandp -Wl,-rpath,$(abspath $(SEC_DEBUG_DIR))
+# glibc warns that a -static program calling getaddrinfo & co. needs its
+# shared libraries at run time; randp calls none of them.
+SEC_LINK_QUIET := 2>&1 | { grep -v 'statically linked applications requires at runtime' || true; }
+# The attacker's keystream: AES-256-CTR under the key 0x41 x 32 from counter 0.
+SEC_KEYSTREAM := $(SEC_BUILD)/keystream-41.bin
+HOST_TRIPLE = $(shell rustc -vV | sed -n 's/^host: //p')
+
+# Each section below adds its target to test-security's prerequisites.
+.PHONY: test-security security-tools
+TEST_TARGETS += test-security
+test-security:
+	@echo "test-security: all security tests passed"
+
+security-tools:
+	@command -v openssl >/dev/null || (apt-get update && apt-get install -y openssl)
+	@mkdir -p $(SEC_BUILD)
+
+$(SEC_KEYSTREAM): | security-tools
+	head -c 65536 /dev/zero | openssl enc -aes-256-ctr -nosalt \
+		-K $$(printf '41%.0s' $$(seq 32)) -iv 00000000000000000000000000000000 -out $@
+
+.PHONY: test-security-closefrom
+test-security: test-security-closefrom
+test-security-closefrom: staticlib security-tools $(SEC_KEYSTREAM)
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/closefrom_file.c $(SEC_STATIC) -o $(SEC_BUILD)/closefrom_file_static $(SEC_LINK_QUIET)
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/closefrom_file.c $(SEC_SHARED) -o $(SEC_BUILD)/closefrom_file_shared
+	@st=0; \
+	$(SEC_BUILD)/closefrom_file_static $(SEC_KEYSTREAM) || st=1; \
+	$(SEC_BUILD)/closefrom_file_shared $(SEC_KEYSTREAM) || st=1; \
+	exit $$st
+
+.PHONY: test-security-entropy-rust
+test-security: test-security-entropy-rust
+# Dynamically linked (release, as test-rust builds it) and as a static-pie
+# binary (+crt-static needs --target, so that build scripts stay dynamic).
+test-security-entropy-rust: security-tools
+	@st=0; \
+	$(CARGO) test --locked --release --test entropy_fd || st=1; \
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --test entropy_fd \
+		--target $(HOST_TRIPLE) --target-dir target/crt-static || st=1; \
+	exit $$st
+
+.PHONY: test-security-seccomp
+test-security: test-security-seccomp
+# EIO is the control: randp already aborts on it (dynamically linked), so the
+# checks are shown to pass on a correct abort.
+test-security-seccomp: staticlib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/seccomp_getrandom.c $(SEC_STATIC) -o $(SEC_BUILD)/seccomp_getrandom_static $(SEC_LINK_QUIET)
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/seccomp_getrandom.c $(SEC_SHARED) -o $(SEC_BUILD)/seccomp_getrandom_shared
+	@st=0; \
+	$(SEC_BUILD)/seccomp_getrandom_shared EIO || { echo "test-security-seccomp: the EIO control failed" >&2; st=1; }; \
+	for link in static shared; do for err in EPERM ENOSYS; do \
+		$(SEC_BUILD)/seccomp_getrandom_$$link $$err || st=1; \
+	done; done; \
+	exit $$st
+
+test-security-fork-handler: build security-debug-cdylib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED_DEBUG) -o $(SEC_BUILD)/fork_in_handler_debug
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED) -o $(SEC_BUILD)/fork_in_handler_release
+	@st=0; \
+	$(SEC_BUILD)/fork_in_handler_debug || st=1; \
+	$(SEC_BUILD)/fork_in_handler_release || st=1; \
+	exit $$st
