@@ -8,6 +8,7 @@
 #                                       dynamically linked and with +crt-static
 #   make test-security-seccomp          getrandom denied (EPERM, ENOSYS) -> abort, no output;
 #                                       -static and shared C
+#   make test-security-dlclose          dlopen, draw on a worker, dlclose, worker exits
 #
 # Each target runs all its cases, then fails if any did.
 
@@ -75,6 +76,12 @@ test-security-seccomp: staticlib security-tools
 		$(SEC_BUILD)/seccomp_getrandom_$$link $$err || st=1; \
 	done; done; \
 	exit $$st
+
+.PHONY: test-security-dlclose
+test-security: test-security-dlclose
+test-security-dlclose: build security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/dlclose_exit.c -ldl -o $(SEC_BUILD)/dlclose_exit
+	$(SEC_BUILD)/dlclose_exit $(abspath $(RELEASE_DIR))/librandp.so
 
 test-security-fork-handler: build security-debug-cdylib security-tools
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED_DEBUG) -o $(SEC_BUILD)/fork_in_handler_debug
