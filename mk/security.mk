@@ -9,6 +9,8 @@
 #   make test-security-seccomp          getrandom denied (EPERM, ENOSYS) -> abort, no output;
 #                                       -static and shared C
 #   make test-security-dlclose          dlopen, draw on a worker, dlclose, worker exits
+#   make test-security-handler          a thread's first draw in a handler that interrupted
+#                                       malloc: dlopen, 40 pthread keys, process's first draw
 #
 # Each target runs all its cases, then fails if any did.
 
@@ -82,6 +84,22 @@ test-security: test-security-dlclose
 test-security-dlclose: build security-tools
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/dlclose_exit.c -ldl -o $(SEC_BUILD)/dlclose_exit
 	$(SEC_BUILD)/dlclose_exit $(abspath $(RELEASE_DIR))/librandp.so
+
+.PHONY: test-security-handler
+test-security: test-security-handler
+# The control (build/librandp.a, no extra keys) must pass for the others to mean anything.
+test-security-handler: staticlib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_ARCHIVE) -o $(SEC_BUILD)/handler_first_draw_archive
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_SHARED) -o $(SEC_BUILD)/handler_first_draw_shared
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_STATIC) -o $(SEC_BUILD)/handler_first_draw_static $(SEC_LINK_QUIET)
+	$(CC) $(SEC_CFLAGS) -DRANDP_DLOPEN $(SEC_SRC)/handler_first_draw.c -ldl -o $(SEC_BUILD)/handler_first_draw_dlopen
+	@st=0; \
+	$(SEC_BUILD)/handler_first_draw_archive || { echo "test-security-handler: the control failed" >&2; st=1; }; \
+	$(SEC_BUILD)/handler_first_draw_dlopen $(abspath $(RELEASE_DIR))/librandp.so || st=1; \
+	$(SEC_BUILD)/handler_first_draw_archive --keys 40 || st=1; \
+	$(SEC_BUILD)/handler_first_draw_shared --keys 40 || st=1; \
+	$(SEC_BUILD)/handler_first_draw_static --cold || st=1; \
+	exit $$st
 
 test-security-fork-handler: build security-debug-cdylib security-tools
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED_DEBUG) -o $(SEC_BUILD)/fork_in_handler_debug
