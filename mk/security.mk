@@ -11,6 +11,7 @@
 #   make test-security-dlclose          dlopen, draw on a worker, dlclose, worker exits
 #   make test-security-handler          a thread's first draw in a handler that interrupted
 #                                       malloc: dlopen, 40 pthread keys, process's first draw
+#   make test-security-destructors      draws in every pthread destructor round leak nothing
 #
 # Each target runs all its cases, then fails if any did.
 
@@ -99,6 +100,22 @@ test-security-handler: staticlib security-tools
 	$(SEC_BUILD)/handler_first_draw_archive --keys 40 || st=1; \
 	$(SEC_BUILD)/handler_first_draw_shared --keys 40 || st=1; \
 	$(SEC_BUILD)/handler_first_draw_static --cold || st=1; \
+	exit $$st
+
+.PHONY: test-security-destructors
+test-security: test-security-destructors
+# Both key orders, with and without a draw before the destructors; then the
+# control, which leaks 20 KiB per thread and must fail the same bound.
+test-security-destructors: staticlib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/destructor_rounds.c $(SEC_ARCHIVE) -o $(SEC_BUILD)/destructor_rounds
+	@st=0; \
+	for order in "" --test-key-first; do for first in "" --first-draw-in-destructor; do \
+		$(SEC_BUILD)/destructor_rounds $$order $$first || st=1; \
+	done; done; \
+	out=$$($(SEC_BUILD)/destructor_rounds --test-key-first --leak-control 2>&1); rc=$$?; \
+	if [ $$rc -eq 1 ]; then echo "test-security-destructors: the control, leaking 20 KiB per thread, fails the bound as it must:"; \
+	else echo "test-security-destructors: the control leaking 20 KiB per thread exited $$rc, not 1: the bound misses a leak:" >&2; st=1; fi; \
+	echo "$$out" | sed 's/^/  control: /'; \
 	exit $$st
 
 test-security-fork-handler: build security-debug-cdylib security-tools
