@@ -12,6 +12,7 @@
 #   make test-security-handler          a thread's first draw in a handler that interrupted
 #                                       malloc: dlopen, 40 pthread keys, process's first draw
 #   make test-security-destructors      draws in every pthread destructor round leak nothing
+#   make test-security-fork-handler     fork in a handler mid-draw, debug and release cdylib
 #
 # Each target runs all its cases, then fails if any did.
 
@@ -117,6 +118,12 @@ test-security-destructors: staticlib security-tools
 	else echo "test-security-destructors: the control leaking 20 KiB per thread exited $$rc, not 1: the bound misses a leak:" >&2; st=1; fi; \
 	echo "$$out" | sed 's/^/  control: /'; \
 	exit $$st
+
+.PHONY: test-security-fork-handler security-debug-cdylib
+test-security: test-security-fork-handler
+# The C library's debug build (a package of its own once the C ABI is one).
+security-debug-cdylib:
+	if [ -d capi ]; then $(CARGO) build --locked -p randp-capi; else $(CARGO) build --locked; fi
 
 test-security-fork-handler: build security-debug-cdylib security-tools
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED_DEBUG) -o $(SEC_BUILD)/fork_in_handler_debug
