@@ -77,6 +77,14 @@ static inline const char *fds_str(const int *fds, int n, char *out, size_t len)
 	return out;
 }
 
+// The program's file name without its directory: the Makefile builds one
+// source several ways (_static, _shared, ...) and the name says which.
+static inline const char *program_name(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+	return slash ? slash + 1 : argv0;
+}
+
 static inline void hex(const uint8_t *p, size_t n, char *out)
 {
 	for (size_t i = 0; i < n; i++)

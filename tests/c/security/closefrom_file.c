@@ -104,6 +104,6 @@ int main(int argc, char **argv)
 	      h, hit - keystream, hit - keystream + OUT_LEN);
 	close(file);
 
-	printf("closefrom_file: new thread drew %s; %s\n", h, failures ? "FAILED" : "ok");
+	printf("%s: new thread drew %s; %s\n", program_name(argv[0]), h, failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }

@@ -205,8 +205,8 @@ int main(int argc, char **argv)
 
 	Dl_info lib;
 	SETUP(dladdr((void *)(uintptr_t)randp_bytes, &lib) != 0, "dladdr");
-	printf("fork_in_handler: library %s\n", lib.dli_fname);
-	printf("fork_in_handler: %d children forked mid-draw, %d exited 0, %zu blocks compared, %.1f s; %s\n",
-	       children, children - died, n, secs, failures ? "FAILED" : "ok");
+	printf("%s: library %s\n", program_name(argv[0]), lib.dli_fname);
+	printf("%s: %d children forked mid-draw, %d exited 0, %zu blocks compared, %.1f s; %s\n",
+	       program_name(argv[0]), children, children - died, n, secs, failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }

@@ -220,8 +220,7 @@ int main(int argc, char **argv)
 	SETUP(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
 	watchdog((unsigned)(opt.rounds * (HANG_SECONDS + 5) + 60), "handler_first_draw as a whole");
 
-	const char *name = strrchr(argv[0], '/');
-	snprintf(setup, sizeof setup, "%s: %s, %d pthread keys made first, %s", name ? name + 1 : argv[0],
+	snprintf(setup, sizeof setup, "%s: %s, %d pthread keys made first, %s", program_name(argv[0]),
 	         opt.library ? "dlopen" : "linked", opt.keys,
 	         opt.cold ? "no draw before the handlers" : "main drew first");
 	double start = now();

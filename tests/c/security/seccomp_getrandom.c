@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 	CHECK(stdout_len == 0,
 	      "getrandom failing with %s: %zu random bytes reached stdout, drawn without getrandom(2)",
 	      argv[1], stdout_len);
-	printf("seccomp_getrandom %s: child %s, %zu bytes on stdout; %s\n", argv[1], desc, stdout_len,
+	printf("%s %s: child %s, %zu bytes on stdout; %s\n", program_name(argv[0]), argv[1], desc, stdout_len,
 	       failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
