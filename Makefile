@@ -21,6 +21,7 @@ include mk/rust.mk
 -include mk/bench.mk
 -include mk/validate.mk
 -include mk/aarch64.mk
+-include mk/security.mk
 
 test: build $(TEST_TARGETS)
 	@echo "make test: all suites passed"

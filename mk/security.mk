@@ -1,0 +1,134 @@
+# Security: each claim of the README tried where it breaks, as an attacker or
+# a careful adopter would deploy randp. C programs in tests/c/security/ (each
+# says in its header what it proves) and tests/entropy_fd.rs.
+#
+#   make test-security                  all of the below (with -k, every one reports)
+#   make test-security-closefrom        closefrom + attacker's file: -static C, shared C
+#   make test-security-entropy-rust     the same scenario and seccomp EPERM/ENOSYS in Rust,
+#                                       dynamically linked and with +crt-static
+#   make test-security-seccomp          getrandom denied (EPERM, ENOSYS) -> abort, no output;
+#                                       -static and shared C
+#   make test-security-dlclose          dlopen, draw on a worker, dlclose, worker exits
+#   make test-security-handler          a thread's first draw in a handler that interrupted
+#                                       malloc: dlopen, 40 pthread keys, process's first draw
+#   make test-security-destructors      draws in every pthread destructor round leak nothing
+#   make test-security-fork-handler     fork in a handler mid-draw, debug and release cdylib
+#
+# Each target runs all its cases, then fails if any did.
+
+SEC_SRC    := tests/c/security
+SEC_BUILD  := build/security
+SEC_CFLAGS := -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror -Iinclude -I$(SEC_SRC) -pthread
+SEC_DEBUG_DIR := target/debug
+# Linking build/librandp.a into a program, fully static (-static) or not.
+SEC_ARCHIVE := $(STATICLIB) $(RANDP_LIBS_PRIVATE)
+SEC_STATIC  := -static $(SEC_ARCHIVE)
+SEC_SHARED  := -L$(RELEASE_DIR) -lrandp -Wl,-rpath,$(abspath $(RELEASE_DIR))
+SEC_SHARED_DEBUG := -L$(SEC_DEBUG_DIR) -lrandp -Wl,-rpath,$(abspath $(SEC_DEBUG_DIR))
+# glibc warns that a -static program calling getaddrinfo & co. needs its
+# shared libraries at run time; randp calls none of them.
+SEC_LINK_QUIET := 2>&1 | { grep -v 'statically linked applications requires at runtime' || true; }
+# The attacker's keystream: AES-256-CTR under the key 0x41 x 32 from counter 0.
+SEC_KEYSTREAM := $(SEC_BUILD)/keystream-41.bin
+HOST_TRIPLE = $(shell rustc -vV | sed -n 's/^host: //p')
+
+# Each section below adds its target to test-security's prerequisites.
+.PHONY: test-security security-tools
+TEST_TARGETS += test-security
+test-security:
+	@echo "test-security: all security tests passed"
+
+security-tools:
+	@command -v openssl >/dev/null || (apt-get update && apt-get install -y openssl)
+	@mkdir -p $(SEC_BUILD)
+
+$(SEC_KEYSTREAM): | security-tools
+	head -c 65536 /dev/zero | openssl enc -aes-256-ctr -nosalt \
+		-K $$(printf '41%.0s' $$(seq 32)) -iv 00000000000000000000000000000000 -out $@
+
+.PHONY: test-security-closefrom
+test-security: test-security-closefrom
+test-security-closefrom: staticlib security-tools $(SEC_KEYSTREAM)
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/closefrom_file.c $(SEC_STATIC) -o $(SEC_BUILD)/closefrom_file_static $(SEC_LINK_QUIET)
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/closefrom_file.c $(SEC_SHARED) -o $(SEC_BUILD)/closefrom_file_shared
+	@st=0; \
+	$(SEC_BUILD)/closefrom_file_static $(SEC_KEYSTREAM) || st=1; \
+	$(SEC_BUILD)/closefrom_file_shared $(SEC_KEYSTREAM) || st=1; \
+	exit $$st
+
+.PHONY: test-security-entropy-rust
+test-security: test-security-entropy-rust
+# Dynamically linked (release, as test-rust builds it) and as a static-pie
+# binary (+crt-static needs --target, so that build scripts stay dynamic).
+test-security-entropy-rust: security-tools
+	@st=0; \
+	$(CARGO) test --locked --release --test entropy_fd || st=1; \
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --test entropy_fd \
+		--target $(HOST_TRIPLE) --target-dir target/crt-static || st=1; \
+	exit $$st
+
+.PHONY: test-security-seccomp
+test-security: test-security-seccomp
+# EIO is the control: randp already aborts on it (dynamically linked), so the
+# checks are shown to pass on a correct abort.
+test-security-seccomp: staticlib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/seccomp_getrandom.c $(SEC_STATIC) -o $(SEC_BUILD)/seccomp_getrandom_static $(SEC_LINK_QUIET)
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/seccomp_getrandom.c $(SEC_SHARED) -o $(SEC_BUILD)/seccomp_getrandom_shared
+	@st=0; \
+	$(SEC_BUILD)/seccomp_getrandom_shared EIO || { echo "test-security-seccomp: the EIO control failed" >&2; st=1; }; \
+	for link in static shared; do for err in EPERM ENOSYS; do \
+		$(SEC_BUILD)/seccomp_getrandom_$$link $$err || st=1; \
+	done; done; \
+	exit $$st
+
+.PHONY: test-security-dlclose
+test-security: test-security-dlclose
+test-security-dlclose: build security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/dlclose_exit.c -ldl -o $(SEC_BUILD)/dlclose_exit
+	$(SEC_BUILD)/dlclose_exit $(abspath $(RELEASE_DIR))/librandp.so
+
+.PHONY: test-security-handler
+test-security: test-security-handler
+# The control (build/librandp.a, no extra keys) must pass for the others to mean anything.
+test-security-handler: staticlib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_ARCHIVE) -o $(SEC_BUILD)/handler_first_draw_archive
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_SHARED) -o $(SEC_BUILD)/handler_first_draw_shared
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_STATIC) -o $(SEC_BUILD)/handler_first_draw_static $(SEC_LINK_QUIET)
+	$(CC) $(SEC_CFLAGS) -DRANDP_DLOPEN $(SEC_SRC)/handler_first_draw.c -ldl -o $(SEC_BUILD)/handler_first_draw_dlopen
+	@st=0; \
+	$(SEC_BUILD)/handler_first_draw_archive || { echo "test-security-handler: the control failed" >&2; st=1; }; \
+	$(SEC_BUILD)/handler_first_draw_dlopen $(abspath $(RELEASE_DIR))/librandp.so || st=1; \
+	$(SEC_BUILD)/handler_first_draw_archive --keys 40 || st=1; \
+	$(SEC_BUILD)/handler_first_draw_shared --keys 40 || st=1; \
+	$(SEC_BUILD)/handler_first_draw_static --cold || st=1; \
+	exit $$st
+
+.PHONY: test-security-destructors
+test-security: test-security-destructors
+# Both key orders, with and without a draw before the destructors; then the
+# control, which leaks 20 KiB per thread and must fail the same bound.
+test-security-destructors: staticlib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/destructor_rounds.c $(SEC_ARCHIVE) -o $(SEC_BUILD)/destructor_rounds
+	@st=0; \
+	for order in "" --test-key-first; do for first in "" --first-draw-in-destructor; do \
+		$(SEC_BUILD)/destructor_rounds $$order $$first || st=1; \
+	done; done; \
+	out=$$($(SEC_BUILD)/destructor_rounds --test-key-first --leak-control 2>&1); rc=$$?; \
+	if [ $$rc -eq 1 ]; then echo "test-security-destructors: the control, leaking 20 KiB per thread, fails the bound as it must:"; \
+	else echo "test-security-destructors: the control leaking 20 KiB per thread exited $$rc, not 1: the bound misses a leak:" >&2; st=1; fi; \
+	echo "$$out" | sed 's/^/  control: /'; \
+	exit $$st
+
+.PHONY: test-security-fork-handler security-debug-cdylib
+test-security: test-security-fork-handler
+# The C library's debug build (a package of its own once the C ABI is one).
+security-debug-cdylib:
+	if [ -d capi ]; then $(CARGO) build --locked -p randp-capi; else $(CARGO) build --locked; fi
+
+test-security-fork-handler: build security-debug-cdylib security-tools
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED_DEBUG) -o $(SEC_BUILD)/fork_in_handler_debug
+	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED) -o $(SEC_BUILD)/fork_in_handler_release
+	@st=0; \
+	$(SEC_BUILD)/fork_in_handler_debug || st=1; \
+	$(SEC_BUILD)/fork_in_handler_release || st=1; \
+	exit $$st
