@@ -10,6 +10,12 @@ fn main() {
     // threads may still run its pthread key destructor.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librandp.so.0");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
+    // The library is no_std and built with panic=abort, so nothing in it
+    // unwinds, but the precompiled `core` names Rust's personality routine in
+    // its unwind tables, which a build without LTO keeps. Resolve the name
+    // inside the library (it is never called; rustc's version script keeps
+    // it local). scripts/localize-staticlib.sh does the same for the archive.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym=rust_eh_personality=0");
     let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
     let out_dir = std::env::var("OUT_DIR").expect("set by cargo");
     let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml");

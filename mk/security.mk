@@ -23,8 +23,8 @@ SEC_DEBUG_DIR := target/debug
 # Linking build/librandp.a into a program, fully static (-static) or not.
 SEC_ARCHIVE := $(STATICLIB) $(RANDP_LIBS_PRIVATE)
 SEC_STATIC  := -static $(SEC_ARCHIVE)
-SEC_SHARED  := -L$(RELEASE_DIR) -lrandp -Wl,-rpath,$(abspath $(RELEASE_DIR))
-SEC_SHARED_DEBUG := -L$(SEC_DEBUG_DIR) -lrandp -Wl,-rpath,$(abspath $(SEC_DEBUG_DIR))
+SEC_SHARED  := -Lbuild -lrandp -Wl,-rpath,$(abspath build)
+SEC_SHARED_DEBUG := -Lbuild/debug -lrandp -Wl,-rpath,$(abspath build/debug)
 # glibc warns that a -static program calling getaddrinfo & co. needs its
 # shared libraries at run time; randp calls none of them.
 SEC_LINK_QUIET := 2>&1 | { grep -v 'statically linked applications requires at runtime' || true; }
@@ -121,9 +121,12 @@ test-security-destructors: staticlib security-tools
 
 .PHONY: test-security-fork-handler security-debug-cdylib
 test-security: test-security-fork-handler
-# The C library's debug build (a package of its own once the C ABI is one).
+# The C library's debug build, laid out under its SONAME in build/debug.
 security-debug-cdylib:
-	if [ -d capi ]; then $(CARGO) build --locked -p randp-capi; else $(CARGO) build --locked; fi
+	$(CARGO) build --locked -p randp-capi
+	@mkdir -p build/debug
+	cp -f $(SEC_DEBUG_DIR)/librandp.so build/debug/librandp.so.0
+	ln -sf librandp.so.0 build/debug/librandp.so
 
 test-security-fork-handler: build security-debug-cdylib security-tools
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/fork_in_handler.c $(SEC_SHARED_DEBUG) -o $(SEC_BUILD)/fork_in_handler_debug
