@@ -98,7 +98,9 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
             if len - done >= Self::LEN {
                 let mut blocks = (len - done) / BLOCK_LEN;
                 while blocks > 0 {
-                    let budget = self.until_reseed.load(Relaxed) / BLOCK_LEN;
+                    // Up to the rest of the reseed interval, or a whole one
+                    // after the reseed that `rotate` will then make.
+                    let budget = (self.until_reseed.load(Relaxed) / BLOCK_LEN).min(RESEED / BLOCK_LEN);
                     let chunk = blocks.min(if budget > 0 { budget } else { RESEED / BLOCK_LEN });
                     self.rotate(dst.add(done), chunk);
                     done += chunk * BLOCK_LEN;
