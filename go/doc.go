@@ -38,9 +38,13 @@
 //
 // # Building
 //
-// The package links a prebuilt static library for linux/amd64 that is
-// committed in the module (lib/linux_amd64/librandp.a), so building needs
-// only Go and a C compiler (cgo), not Rust. Inside the randp repository, the
-// build tag randp_local links the library built by `make staticlib`
-// (../build/librandp.a) instead.
+// The package links a prebuilt static library committed in the module for
+// linux/amd64 and linux/arm64 (lib/linux_amd64/librandp.a and
+// lib/linux_arm64/librandp.a), so building needs only Go and a C compiler
+// (cgo) for glibc, not Rust. `go mod vendor` keeps the libraries. Without
+// cgo, or on another GOOS/GOARCH, the build stops with the single error
+// "undefined: randp_needs_cgo_and_linux_amd64_or_linux_arm64"; with a C
+// compiler for musl (Alpine), at an #error saying that randp needs glibc.
+// Inside the randp repository, the build tag randp_local links the library
+// built by `make staticlib` (../build/librandp.a) instead.
 package randp

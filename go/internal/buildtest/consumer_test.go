@@ -100,6 +100,17 @@ func (c *consumer) run(extraEnv []string, name string, args ...string) string {
 	return string(out)
 }
 
+// fail runs the command and returns its combined output; it fails the test
+// if the command succeeds.
+func (c *consumer) fail(extraEnv []string, name string, args ...string) string {
+	c.t.Helper()
+	out, err := c.command(extraEnv, name, args...).CombinedOutput()
+	if err == nil {
+		c.t.Fatalf("%s %s succeeded; want it to fail\n%s", name, strings.Join(args, " "), out)
+	}
+	return string(out)
+}
+
 // path returns the absolute path of name in the consumer's directory.
 func (c *consumer) path(name string) string { return filepath.Join(c.dir, name) }
 
@@ -113,7 +124,29 @@ func goCmd(t *testing.T) string {
 	return goBin
 }
 
+// needTool fails the test if a tool that `make test-go` installs is missing.
+func needTool(t *testing.T, name, debianPackage string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatalf("%s is not installed (Debian package %s; `make test-go` installs it): %v", name, debianPackage, err)
+	}
+	return p
+}
+
 func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// errorLines returns the lines of a go command's output that are not blank
+// and not the "# package" headers it prints before a package's errors.
+func errorLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "# ") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
