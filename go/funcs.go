@@ -17,7 +17,7 @@ func Uint64() uint64 {
 	if sh == nil {
 		sh = pinSlow()
 	}
-	raceAcquire(sh)
+	sh.race.acquire()
 	if sh.busy.Load() != 0 {
 		// Another goroutine is refilling this P's buffer.
 		unpin(sh)

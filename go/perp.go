@@ -48,9 +48,9 @@ type shard struct {
 	// busy is 1 while a goroutine refills buf without being pinned; left
 	// and buf are then that goroutine's alone.
 	busy atomic.Uint32
-	// raceSync orders pinned sections for the race detector (race.go);
-	// unused otherwise.
-	raceSync atomic.Uint32
+	// race orders pinned sections for the race detector (race.go); it is
+	// empty otherwise.
+	race raceOrder
 	// left counts the unused bytes at the end of buf; buf[:BufferSize-left]
 	// has been handed out and zeroed.
 	left uint
@@ -72,7 +72,7 @@ var (
 //	if sh == nil {
 //		sh = pinSlow()
 //	}
-//	raceAcquire(sh)
+//	sh.race.acquire()
 //	... use sh ...
 //	unpin(sh)
 //
@@ -113,7 +113,7 @@ func pinSlow() *shard {
 
 // unpin ends a pinned section.
 func unpin(sh *shard) {
-	raceRelease(sh)
+	sh.race.release()
 	procUnpin()
 }
 

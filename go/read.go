@@ -44,7 +44,7 @@ func readBuffered(b []byte) {
 	if sh == nil {
 		sh = pinSlow()
 	}
-	raceAcquire(sh)
+	sh.race.acquire()
 	if sh.busy.Load() != 0 {
 		// Another goroutine is refilling this P's buffer.
 		unpin(sh)
