@@ -20,13 +20,26 @@ const seedPanic = "randp: Seed called on a randp source, which cannot be seeded:
 // A Buffered must not be used from more than one goroutine at once (like
 // every math/rand source); give each goroutine its own, or use the
 // package-level functions, which are safe for concurrent use. The zero value
-// is ready to use. It must not be copied after first use.
+// is ready to use. It must not be copied after first use: a copy would hand
+// out the same values as the original. go vet's copylocks check reports
+// copies.
 type Buffered struct {
+	noCopy noCopy
 	// left counts the unused bytes at the end of buf; buf[:BufferSize-left]
 	// has been handed out and zeroed.
 	left uint
 	buf  [BufferSize]byte
 }
+
+// noCopy makes go vet's copylocks check report a copy of the struct that
+// holds it, as sync.WaitGroup's does; it is empty and its methods do nothing.
+type noCopy struct{}
+
+// Lock is a no-op that marks noCopy as a lock for go vet.
+func (*noCopy) Lock() {}
+
+// Unlock is a no-op that marks noCopy as a lock for go vet.
+func (*noCopy) Unlock() {}
 
 // Source returns a new Buffered source, for use as
 // rand.New(randp.Source()) with math/rand or math/rand/v2.

@@ -1,5 +1,5 @@
 // Package buildtest builds and runs programs that use package randp the way
 // its users do: in a module outside the repository, vendored, statically
-// linked, as a C shared library, and on platforms the package does not
-// support. It has no API; its tests are the point.
+// linked, as a C shared library, on platforms the package does not support,
+// and under go vet. It has no API; its tests are the point.
 package buildtest
