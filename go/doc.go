@@ -12,10 +12,12 @@
 //     math/rand API works on unpredictable numbers:
 //     rand.New(randp.Source()). Like every math/rand source it is not safe
 //     for concurrent use; give each goroutine its own.
-//   - Reader and Read replace crypto/rand.Reader and crypto/rand.Read.
-//   - Uint64, IntN, N, Shuffle, Perm and the other package-level functions
-//     have math/rand/v2's names and semantics (and those of decred's
-//     crypto/rand) and are safe for concurrent use.
+//   - Reader, Read and Text replace crypto/rand.Reader, crypto/rand.Read
+//     and crypto/rand.Text.
+//   - Uint64, IntN, N, Float64, NormFloat64, Shuffle, Perm and the other
+//     package-level functions have math/rand/v2's names and semantics (and
+//     Duration, ShuffleSlice and BigInt those of decred's crypto/rand) and
+//     are safe for concurrent use.
 //
 // # Buffers
 //

@@ -70,6 +70,30 @@ func Int32() int32 { return int32(Uint64() >> 33) }
 // Int returns a non-negative unpredictable int.
 func Int() int { return int(uint(Uint64()) << 1 >> 1) }
 
+// Uint returns an unpredictable uint (all its bits uniform).
+func Uint() uint { return uint(Uint64()) }
+
+// Float64 returns, as a float64, a uniform unpredictable number in the
+// half-open interval [0.0, 1.0): one of the 2⁵³ multiples of 2⁻⁵³ there, as
+// math/rand/v2's Float64 returns.
+func Float64() float64 { return global.Float64() }
+
+// Float32 returns, as a float32, a uniform unpredictable number in the
+// half-open interval [0.0, 1.0), as math/rand/v2's Float32 does.
+func Float32() float32 { return global.Float32() }
+
+// NormFloat64 returns a normally distributed float64 in the range
+// [-math.MaxFloat64, +math.MaxFloat64] with mean 0 and standard deviation 1,
+// by math/rand/v2's algorithm. To produce a different normal distribution,
+// adjust the output: sample = NormFloat64() * desiredStdDev + desiredMean.
+func NormFloat64() float64 { return global.NormFloat64() }
+
+// ExpFloat64 returns an exponentially distributed float64 in the range
+// (0, +math.MaxFloat64] with rate parameter (lambda) 1 and mean 1/lambda (1),
+// by math/rand/v2's algorithm. To produce a distribution with a different
+// rate parameter, divide the output: sample = ExpFloat64() / desiredRate.
+func ExpFloat64() float64 { return global.ExpFloat64() }
+
 // Int64N returns, as an int64, a uniform unpredictable integer in [0, n).
 // It panics if n <= 0.
 func Int64N(n int64) int64 { return global.Int64N(n) }
