@@ -1,7 +1,7 @@
 # Go module (go/): go vet, staticcheck and the race-enabled tests, which
 # include building consumer modules outside the repository (plain, vendored,
-# statically linked, c-shared, for unsupported platforms and musl, and under
-# go vet) with cargo off PATH; and the package's tests for linux/arm64 under qemu-user. Links the
+# statically linked, c-shared, for unsupported platforms and musl, under go
+# vet, and every Go block of README.md) with cargo off PATH; and the package's tests for linux/arm64 under qemu-user. Links the
 # prebuilt go/lib/linux_*/librandp.a committed in the module, as a user of the
 # module does; check-go-lib (mk/c.mk) fails if that library is stale.
 #
