@@ -13,7 +13,8 @@
 //     rand.New(randp.Source()). Like every math/rand source it is not safe
 //     for concurrent use; give each goroutine its own.
 //   - Reader, Read and Text replace crypto/rand.Reader, crypto/rand.Read
-//     and crypto/rand.Text.
+//     and crypto/rand.Text, for code that reads them (see Reader for the
+//     crypto packages that ignore the reader they are given since Go 1.26).
 //   - Uint64, IntN, N, Float64, NormFloat64, Shuffle, Perm and the other
 //     package-level functions have math/rand/v2's names and semantics (and
 //     Duration, ShuffleSlice and BigInt those of decred's crypto/rand) and

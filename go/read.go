@@ -12,8 +12,16 @@ import (
 const readDirectMin = 512
 
 // Reader is a global, shared instance of an unpredictable random byte
-// source, an alternative to crypto/rand.Reader. It is safe for concurrent
-// use. Its Read method always fills b entirely and returns len(b), nil.
+// source, an alternative to crypto/rand.Reader for code that reads it. It is
+// safe for concurrent use. Its Read method always fills b entirely and
+// returns len(b), nil.
+//
+// Since Go 1.26, in a module whose go.mod says go 1.26 or later, the key
+// generation and signing functions of crypto/ecdsa, crypto/rsa, crypto/ecdh
+// and crypto/dsa ignore the io.Reader they are given and use crypto/rand's
+// own generator (GODEBUG cryptocustomrand=1 restores the old behaviour), so
+// passing Reader to them changes nothing. crypto/rand.Int and
+// crypto/ed25519.GenerateKey still read it.
 var Reader io.Reader = reader{}
 
 type reader struct{}
