@@ -9,6 +9,8 @@
 #   make test-go-arm64   vet + go test for linux/arm64, cross-compiled with
 #                        aarch64-linux-gnu-gcc and run under qemu-aarch64
 #   make test-go-local   the tests against build/librandp.a (make staticlib)
+#   make go-opcount      instructions per call of the Go hot paths and of an
+#                        empty cgo call, counted by callgrind (repeatable)
 
 GO_DIR := go
 # staticcheck 2026.1: runs on Go 1.25+ and checks code for Go 1.24 to 1.26.
@@ -22,7 +24,7 @@ define go_need
 command -v $(1) >/dev/null || (apt-get update && apt-get install -y $(2))
 endef
 
-.PHONY: test-go test-go-arm64 test-go-local
+.PHONY: test-go test-go-arm64 test-go-local go-opcount
 TEST_TARGETS += test-go test-go-arm64
 test-go:
 	@$(call go_need,musl-gcc,musl-tools)
@@ -43,3 +45,6 @@ test-go-arm64:
 test-go-local: staticlib
 	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 -tags randp_local ./...
 
+go-opcount:
+	@$(call go_need,valgrind,valgrind)
+	GO="$(GO)" scripts/go-opcount.sh
