@@ -1,8 +1,8 @@
 package randp
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,33 +18,33 @@ func Uint64() uint64 {
 		sh = pinSlow()
 	}
 	sh.race.acquire()
-	if sh.busy.Load() != 0 {
-		// Another goroutine is refilling this P's buffer.
-		unpin(sh)
-		return cUint64()
-	}
-	if left := sh.left; left >= 8 {
-		b := (*[8]byte)(sh.buf[BufferSize-left:])
-		v := binary.LittleEndian.Uint64(b[:])
-		*b = [8]byte{}
-		sh.left = left - 8
+	// As in Buffered.Uint64: one load, one store of zero, one update of n,
+	// and one comparison that also rules out an empty or busy shard.
+	n := atomic.LoadUintptr(&sh.n)
+	if i := n - 1; i < bufferWords {
+		v := sh.buf[i]
+		sh.buf[i] = 0
+		sh.n = i
 		unpin(sh)
 		return v
 	}
-	return uint64Refill(sh)
+	return uint64Slow(sh, n)
 }
 
-// uint64Refill is Uint64's slow path: sh, still pinned and not busy, has
-// fewer than 8 bytes left. It refills sh unpinned and takes the first value.
-func uint64Refill(sh *shard) uint64 {
-	sh.busy.Store(1)
+// uint64Slow is Uint64's slow path: sh, still pinned, is empty (n == 0) or
+// being refilled by another goroutine (n == shardBusy).
+func uint64Slow(sh *shard, n uintptr) uint64 {
+	if n == shardBusy {
+		unpin(sh)
+		return cUint64()
+	}
+	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	b := (*[8]byte)(sh.buf[:8])
-	v := binary.LittleEndian.Uint64(b[:])
-	*b = [8]byte{}
-	sh.left = BufferSize - 8
-	sh.busy.Store(0)
+	const top = bufferWords - 1
+	v := sh.buf[top]
+	sh.buf[top] = 0
+	atomic.StoreUintptr(&sh.n, top)
 	return v
 }
 

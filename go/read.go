@@ -1,7 +1,9 @@
 package randp
 
 import (
+	"encoding/binary"
 	"io"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -44,37 +46,60 @@ func Read(b []byte) (n int, err error) {
 	return len(b), nil
 }
 
-// readBuffered fills b (0 < len(b) < BufferSize) from the calling P's
-// buffer, zeroing the bytes it hands out.
+// readBuffered fills b (0 < len(b) < readDirectMin) from the calling P's
+// buffer. The buffer is consumed in whole words: the bytes of the last word
+// that b does not take are zeroed with it and never handed out.
 func readBuffered(b []byte) {
-	n := uint(len(b))
+	k := uintptr(len(b)+7) / 8
 	sh := pinned(procPin())
 	if sh == nil {
 		sh = pinSlow()
 	}
 	sh.race.acquire()
-	if sh.busy.Load() != 0 {
+	n := atomic.LoadUintptr(&sh.n)
+	if n == shardBusy {
 		// Another goroutine is refilling this P's buffer.
 		unpin(sh)
 		cRead(unsafe.Pointer(unsafe.SliceData(b)), len(b))
 		return
 	}
-	if left := sh.left; left >= n {
-		src := sh.buf[BufferSize-left:][:n]
-		copy(b, src)
-		clear(src)
-		sh.left = left - n
+	if n >= k {
+		takeWords(b, &sh.buf, n-k)
+		sh.n = n - k
 		unpin(sh)
 		return
 	}
-	// The buffer holds fewer than n bytes: refill it, unpinned. The unused
-	// tail is overwritten, never handed out.
-	sh.busy.Store(1)
+	// The buffer holds fewer than k words: refill it, unpinned. The unused
+	// words are overwritten, never handed out.
+	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	src := sh.buf[:n]
-	copy(b, src)
-	clear(src)
-	sh.left = BufferSize - n
-	sh.busy.Store(0)
+	takeWords(b, &sh.buf, bufferWords-k)
+	atomic.StoreUintptr(&sh.n, bufferWords-k)
+}
+
+// takeWords copies into b the first len(b) bytes of buf from word i on, and
+// zeroes the words it took them from: len(b) rounded up to whole words.
+func takeWords(b []byte, buf *[bufferWords]uint64, i uintptr) {
+	if len(b) > 64 {
+		// SAFETY: buf points to BufferSize bytes, and any byte pattern is
+		// a valid uint64.
+		bytes := (*[BufferSize]byte)(unsafe.Pointer(buf))
+		copy(b, bytes[i*8:])
+		clear(buf[i : i+uintptr(len(b)+7)/8])
+		return
+	}
+	// Short reads, word by word: cheaper than calling memmove and memclr.
+	for ; len(b) >= 8; b = b[8:] {
+		binary.LittleEndian.PutUint64(b, buf[i])
+		buf[i] = 0
+		i++
+	}
+	if len(b) > 0 {
+		v := buf[i]
+		buf[i] = 0
+		for j := range b {
+			b[j] = byte(v >> (8 * j))
+		}
+	}
 }

@@ -1,14 +1,14 @@
 package randp
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "unsafe"
 
 // BufferSize is the number of bytes of generator output that each Go-side
 // buffer holds: one per Buffered source and one per P for the package-level
 // functions. A buffer is refilled with a single cgo call when it runs out.
 const BufferSize = 4096
+
+// bufferWords is BufferSize in 64-bit words, the unit the buffers hand out.
+const bufferWords = BufferSize / 8
 
 // seedPanic is the value Seed panics with.
 const seedPanic = "randp: Seed called on a randp source, which cannot be seeded: its output is unpredictable by design"
@@ -25,10 +25,11 @@ const seedPanic = "randp: Seed called on a randp source, which cannot be seeded:
 // copies.
 type Buffered struct {
 	noCopy noCopy
-	// left counts the unused bytes at the end of buf; buf[:BufferSize-left]
-	// has been handed out and zeroed.
-	left uint
-	buf  [BufferSize]byte
+	// n counts the unused words, which are buf[:n]; the words above have
+	// been handed out (from the top down) and zeroed. The zero value has
+	// none, so the first call fills buf.
+	n   uint
+	buf [bufferWords]uint64
 }
 
 // noCopy makes go vet's copylocks check report a copy of the struct that
@@ -48,38 +49,39 @@ func Source() *Buffered { return new(Buffered) }
 
 // Uint64 returns 64 uniform, unpredictable bits.
 func (s *Buffered) Uint64() uint64 {
-	if s.left < 8 {
-		s.refill()
+	// The fast path loads the word, stores zero over it and updates n. One
+	// unsigned comparison both finds an empty buffer (n == 0 wraps i to the
+	// largest uint) and proves buf[i] in bounds, so there is no bounds check.
+	if i := s.n - 1; i < bufferWords {
+		v := s.buf[i]
+		s.buf[i] = 0
+		s.n = i
+		return v
 	}
-	// The buffer is consumed 8 bytes at a time, so left is a multiple of 8
-	// in [8, BufferSize] and the mask changes nothing; it spares a bounds
-	// check.
-	i := (BufferSize - s.left) & (BufferSize - 8)
-	b := (*[8]byte)(s.buf[i : i+8])
-	v := binary.LittleEndian.Uint64(b[:])
-	*b = [8]byte{}
-	s.left -= 8
-	return v
+	return s.refillUint64()
 }
 
 // Int63 returns a non-negative int64 with 63 uniform, unpredictable bits.
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
-	if s.left < 8 {
-		s.refill()
+	if i := s.n - 1; i < bufferWords {
+		v := s.buf[i]
+		s.buf[i] = 0
+		s.n = i
+		return int64(v &^ (1 << 63))
 	}
-	i := (BufferSize - s.left) & (BufferSize - 8)
-	b := (*[8]byte)(s.buf[i : i+8])
-	v := binary.LittleEndian.Uint64(b[:])
-	*b = [8]byte{}
-	s.left -= 8
-	return int64(v &^ (1 << 63))
+	return int64(s.refillUint64() &^ (1 << 63))
 }
 
-// refill fills the buffer with one cgo call.
-func (s *Buffered) refill() {
+// refillUint64 is the slow path of Uint64 and Int63: it fills the empty
+// buffer with one cgo call and hands out its top word.
+func (s *Buffered) refillUint64() uint64 {
 	cRead(unsafe.Pointer(&s.buf), BufferSize)
-	s.left = BufferSize
+	const top = bufferWords - 1
+	v := s.buf[top]
+	s.buf[top] = 0
+	s.n = top
+	return v
 }
 
 // Seed panics: a randp source cannot be seeded. It exists so that Buffered
