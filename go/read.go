@@ -82,8 +82,9 @@ func readBuffered(b []byte) {
 // zeroes the words it took them from: len(b) rounded up to whole words.
 func takeWords(b []byte, buf *[bufferWords]uint64, i uintptr) {
 	if len(b) > 64 {
-		// SAFETY: buf points to BufferSize bytes, and any byte pattern is
-		// a valid uint64.
+		// SAFETY: buf is an array of BufferSize bytes' worth of plain
+		// integers, which may be read as bytes; the view does not outlive
+		// this call.
 		bytes := (*[BufferSize]byte)(unsafe.Pointer(buf))
 		copy(b, bytes[i*8:])
 		clear(buf[i : i+uintptr(len(b)+7)/8])
