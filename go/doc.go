@@ -12,10 +12,13 @@
 //     math/rand API works on unpredictable numbers:
 //     rand.New(randp.Source()). Like every math/rand source it is not safe
 //     for concurrent use; give each goroutine its own.
-//   - Reader and Read replace crypto/rand.Reader and crypto/rand.Read.
-//   - Uint64, IntN, N, Shuffle, Perm and the other package-level functions
-//     have math/rand/v2's names and semantics (and those of decred's
-//     crypto/rand) and are safe for concurrent use.
+//   - Reader, Read and Text replace crypto/rand.Reader, crypto/rand.Read
+//     and crypto/rand.Text, for code that reads them (see Reader for the
+//     crypto packages that ignore the reader they are given since Go 1.26).
+//   - Uint64, IntN, N, Float64, NormFloat64, Shuffle, Perm and the other
+//     package-level functions have math/rand/v2's names and semantics (and
+//     Duration, ShuffleSlice and BigInt those of decred's crypto/rand) and
+//     are safe for concurrent use.
 //
 // # Buffers
 //
@@ -38,9 +41,13 @@
 //
 // # Building
 //
-// The package links a prebuilt static library for linux/amd64 that is
-// committed in the module (lib/linux_amd64/librandp.a), so building needs
-// only Go and a C compiler (cgo), not Rust. Inside the randp repository, the
-// build tag randp_local links the library built by `make staticlib`
-// (../build/librandp.a) instead.
+// The package links a prebuilt static library committed in the module for
+// linux/amd64 and linux/arm64 (lib/linux_amd64/librandp.a and
+// lib/linux_arm64/librandp.a), so building needs only Go and a C compiler
+// (cgo) for glibc, not Rust. `go mod vendor` keeps the libraries. Without
+// cgo, or on another GOOS/GOARCH, the build stops with the single error
+// "undefined: randp_needs_cgo_and_linux_amd64_or_linux_arm64"; with a C
+// compiler for musl (Alpine), at an #error saying that randp needs glibc.
+// Inside the randp repository, the build tag randp_local links the library
+// built by `make staticlib` (../build/librandp.a) instead.
 package randp

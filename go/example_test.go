@@ -2,9 +2,11 @@ package randp_test
 
 import (
 	"fmt"
+	"math/big"
 	mathrand "math/rand"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	randp "github.com/randp/randp/go"
@@ -55,4 +57,27 @@ func ExampleN() {
 	backoff := time.Second + randp.N(500*time.Millisecond)
 	fmt.Println(backoff >= time.Second && backoff < 1500*time.Millisecond)
 	// Output: true
+}
+
+// Text makes a secret token: 26 characters of the base32 alphabet.
+func ExampleText() {
+	token := randp.Text()
+	fmt.Println(len(token), strings.Trim(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") == "")
+	// Output: 26 true
+}
+
+// BigInt draws below any bound, here a 256-bit one.
+func ExampleBigInt() {
+	max := new(big.Int).Lsh(big.NewInt(1), 256)
+	n := randp.BigInt(max)
+	fmt.Println(n.Sign() >= 0 && n.Cmp(max) < 0)
+	// Output: true
+}
+
+// Float64 is uniform in [0, 1); NormFloat64 is a standard normal variate.
+func ExampleFloat64() {
+	jitter := 0.9 + 0.2*randp.Float64()
+	height := 170 + 10*randp.NormFloat64()
+	fmt.Println(jitter >= 0.9 && jitter < 1.1, height > 0)
+	// Output: true true
 }

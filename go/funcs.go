@@ -1,8 +1,8 @@
 package randp
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,34 +17,34 @@ func Uint64() uint64 {
 	if sh == nil {
 		sh = pinSlow()
 	}
-	raceAcquire(sh)
-	if sh.busy.Load() != 0 {
-		// Another goroutine is refilling this P's buffer.
-		unpin(sh)
-		return cUint64()
-	}
-	if left := sh.left; left >= 8 {
-		b := (*[8]byte)(sh.buf[BufferSize-left:])
-		v := binary.LittleEndian.Uint64(b[:])
-		*b = [8]byte{}
-		sh.left = left - 8
+	sh.race.acquire()
+	// As in Buffered.Uint64: one load, one store of zero, one update of n,
+	// and one comparison that also rules out an empty or busy shard.
+	n := atomic.LoadUintptr(&sh.n)
+	if i := n - 1; i < bufferWords {
+		v := sh.buf[i]
+		sh.buf[i] = 0
+		sh.n = i
 		unpin(sh)
 		return v
 	}
-	return uint64Refill(sh)
+	return uint64Slow(sh, n)
 }
 
-// uint64Refill is Uint64's slow path: sh, still pinned and not busy, has
-// fewer than 8 bytes left. It refills sh unpinned and takes the first value.
-func uint64Refill(sh *shard) uint64 {
-	sh.busy.Store(1)
+// uint64Slow is Uint64's slow path: sh, still pinned, is empty (n == 0) or
+// being refilled by another goroutine (n == shardBusy).
+func uint64Slow(sh *shard, n uintptr) uint64 {
+	if n == shardBusy {
+		unpin(sh)
+		return cUint64()
+	}
+	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	b := (*[8]byte)(sh.buf[:8])
-	v := binary.LittleEndian.Uint64(b[:])
-	*b = [8]byte{}
-	sh.left = BufferSize - 8
-	sh.busy.Store(0)
+	const top = bufferWords - 1
+	v := sh.buf[top]
+	sh.buf[top] = 0
+	atomic.StoreUintptr(&sh.n, top)
 	return v
 }
 
@@ -69,6 +69,30 @@ func Int32() int32 { return int32(Uint64() >> 33) }
 
 // Int returns a non-negative unpredictable int.
 func Int() int { return int(uint(Uint64()) << 1 >> 1) }
+
+// Uint returns an unpredictable uint (all its bits uniform).
+func Uint() uint { return uint(Uint64()) }
+
+// Float64 returns, as a float64, a uniform unpredictable number in the
+// half-open interval [0.0, 1.0): one of the 2⁵³ multiples of 2⁻⁵³ there, as
+// math/rand/v2's Float64 returns.
+func Float64() float64 { return global.Float64() }
+
+// Float32 returns, as a float32, a uniform unpredictable number in the
+// half-open interval [0.0, 1.0), as math/rand/v2's Float32 does.
+func Float32() float32 { return global.Float32() }
+
+// NormFloat64 returns a normally distributed float64 in the range
+// [-math.MaxFloat64, +math.MaxFloat64] with mean 0 and standard deviation 1,
+// by math/rand/v2's algorithm. To produce a different normal distribution,
+// adjust the output: sample = NormFloat64() * desiredStdDev + desiredMean.
+func NormFloat64() float64 { return global.NormFloat64() }
+
+// ExpFloat64 returns an exponentially distributed float64 in the range
+// (0, +math.MaxFloat64] with rate parameter (lambda) 1 and mean 1/lambda (1),
+// by math/rand/v2's algorithm. To produce a distribution with a different
+// rate parameter, divide the output: sample = ExpFloat64() / desiredRate.
+func ExpFloat64() float64 { return global.ExpFloat64() }
 
 // Int64N returns, as an int64, a uniform unpredictable integer in [0, n).
 // It panics if n <= 0.

@@ -34,8 +34,8 @@ import (
 // Refilling a buffer needs a cgo call, which must not happen while pinned:
 // during a cgo call the P can be handed to another thread, whose goroutines
 // would then use the same buffer. So the refilling goroutine marks the shard
-// busy, unpins, refills, and clears the mark; goroutines that find a shard
-// busy take their value with a direct cgo call instead.
+// busy (n = shardBusy), unpins, refills, and publishes the new n; goroutines
+// that find a shard busy take their value with a direct cgo call instead.
 
 //go:linkname procPin runtime.procPin
 func procPin() int
@@ -45,19 +45,28 @@ func procUnpin()
 
 // shard is one P's buffer.
 type shard struct {
-	// busy is 1 while a goroutine refills buf without being pinned; left
-	// and buf are then that goroutine's alone.
-	busy atomic.Uint32
-	// raceSync orders pinned sections for the race detector (race.go);
-	// unused otherwise.
-	raceSync atomic.Uint32
-	// left counts the unused bytes at the end of buf; buf[:BufferSize-left]
-	// has been handed out and zeroed.
-	left uint
-	buf  [BufferSize]byte
+	// n counts the unused words, which are buf[:n]; the words above have
+	// been handed out (from the top down) and zeroed. n is shardBusy while a
+	// goroutine refills buf without being pinned: n and buf are then that
+	// goroutine's alone, and it publishes the refilled buffer with an
+	// atomic store of n. Being unpinned, it may run on another thread at the
+	// same time as the next goroutine pinned to this P, so pinned sections
+	// load n atomically: the store orders the buffer's new bytes before the
+	// new n for them. Pinned sections store n plainly: pinning excludes
+	// every other writer.
+	n uintptr
+	// race orders pinned sections for the race detector (race.go); it is
+	// empty otherwise.
+	race raceOrder
+	buf  [bufferWords]uint64
 	// _ keeps the next allocation's hot fields off this shard's last line.
 	_ [64]byte
 }
+
+// shardBusy is shard.n while the shard is being refilled. It exceeds
+// bufferWords, so n-1 < bufferWords, the fast paths' test, fails for it as
+// it does for an empty shard.
+const shardBusy = bufferWords + 1
 
 var (
 	// shards holds one *shard per P id; entries are created on first use
@@ -72,7 +81,7 @@ var (
 //	if sh == nil {
 //		sh = pinSlow()
 //	}
-//	raceAcquire(sh)
+//	sh.race.acquire()
 //	... use sh ...
 //	unpin(sh)
 //
@@ -113,13 +122,13 @@ func pinSlow() *shard {
 
 // unpin ends a pinned section.
 func unpin(sh *shard) {
-	raceRelease(sh)
+	sh.race.release()
 	procUnpin()
 }
 
-// refill fills sh.buf with one cgo call. The caller must have set sh.busy
-// and must not be pinned.
+// refill fills sh.buf with one cgo call. The caller must have set sh.n to
+// shardBusy and must not be pinned; it publishes the buffer afterwards with
+// atomic.StoreUintptr(&sh.n, ...).
 func (sh *shard) refill() {
 	cRead(unsafe.Pointer(&sh.buf), BufferSize)
-	sh.left = BufferSize
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"math/big"
 	mathrand "math/rand"
 	"math/rand/v2"
 	"runtime"
@@ -270,12 +271,34 @@ func TestConcurrent(t *testing.T) {
 					t.Errorf("Duration(1s) = %v", d)
 					return
 				}
+				_ = randp.Uint()
+				if f := randp.Float64(); f < 0 || f >= 1 {
+					t.Errorf("Float64() = %v", f)
+					return
+				}
+				if f := randp.Float32(); f < 0 || f >= 1 {
+					t.Errorf("Float32() = %v", f)
+					return
+				}
+				if f := randp.ExpFloat64(); f <= 0 {
+					t.Errorf("ExpFloat64() = %v", f)
+					return
+				}
+				_ = randp.NormFloat64()
 				if i%100 == 0 {
 					p := randp.Perm(10)
 					randp.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
 					randp.ShuffleSlice(p)
 					if !isPerm(p) {
 						t.Errorf("Perm/Shuffle/ShuffleSlice lost elements: %v", p)
+						return
+					}
+					if s := randp.Text(); len(s) != 26 {
+						t.Errorf("Text() = %q", s)
+						return
+					}
+					if v := randp.BigInt(big.NewInt(1000)); v.Sign() < 0 || v.Int64() >= 1000 {
+						t.Errorf("BigInt(1000) = %v", v)
 						return
 					}
 				}

@@ -2,39 +2,47 @@ package randp
 
 import "testing"
 
-// These white-box tests look inside the Go-side buffers: every byte handed
-// out must have been overwritten with zero, and the bytes not yet handed out
+// These white-box tests look inside the Go-side buffers: every word handed
+// out must have been overwritten with zero, and the words not yet handed out
 // must be generator output (not all zero).
 
-// checkConsumedZero checks buf, of which the last left bytes are unused.
-func checkConsumedZero(t *testing.T, name string, buf *[BufferSize]byte, left uint) {
+// checkConsumedZero checks buf, of which the first n words are unused.
+func checkConsumedZero(t *testing.T, name string, buf *[bufferWords]uint64, n uint) {
 	t.Helper()
-	if left > BufferSize {
-		t.Fatalf("%s: left = %d exceeds BufferSize", name, left)
+	if n > bufferWords {
+		t.Fatalf("%s: n = %d exceeds the %d words of the buffer", name, n, bufferWords)
 	}
-	for i, c := range buf[:BufferSize-left] {
-		if c != 0 {
-			t.Fatalf("%s: consumed byte %d of the buffer is %#x, not zero", name, i, c)
+	for i, w := range buf[n:] {
+		if w != 0 {
+			t.Fatalf("%s: consumed word %d of the buffer is %#x, not zero", name, int(n)+i, w)
 		}
 	}
-	if left >= 16 && allZero(buf[BufferSize-left:]) {
-		t.Fatalf("%s: the %d unused bytes are all zero", name, left)
+	if n >= 2 && allZero(buf[:n]) {
+		t.Fatalf("%s: the %d unused words are all zero", name, n)
 	}
 }
 
 func TestBufferedZeroesConsumed(t *testing.T) {
 	s := Source()
 	total := 0
-	for _, n := range []int{1, 100, BufferSize/8 - 101, 1, 300, BufferSize / 8} {
-		for range n {
+	for _, k := range []int{1, 100, bufferWords - 101, 1, 300, bufferWords} {
+		for range k {
 			s.Uint64()
 		}
-		total += n
-		checkConsumedZero(t, "Buffered", &s.buf, s.left)
-		if want := uint(BufferSize - 8*(total%(BufferSize/8))); s.left != want && !(want == BufferSize && s.left == 0) {
-			t.Fatalf("left = %d after %d values; want %d", s.left, total, want)
+		total += k
+		checkConsumedZero(t, "Buffered", &s.buf, s.n)
+		// After total values from a buffer of bufferWords words, n is what
+		// remains of the current fill (a full refill is taken lazily).
+		want := uint(bufferWords - total%bufferWords)
+		if total%bufferWords == 0 {
+			want = 0
+		}
+		if s.n != want {
+			t.Fatalf("n = %d after %d values; want %d", s.n, total, want)
 		}
 	}
+	s.Int63()
+	checkConsumedZero(t, "Buffered after Int63", &s.buf, s.n)
 }
 
 func TestSharedBuffersZeroConsumed(t *testing.T) {
@@ -61,16 +69,16 @@ func checkAllShards(t *testing.T) {
 		if sh == nil {
 			continue
 		}
-		if sh.busy.Load() != 0 {
+		if sh.n == shardBusy {
 			t.Fatalf("shard %d is left marked busy", i)
 		}
-		checkConsumedZero(t, "shard", &sh.buf, sh.left)
+		checkConsumedZero(t, "shard", &sh.buf, uint(sh.n))
 	}
 }
 
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
+func allZero(words []uint64) bool {
+	for _, w := range words {
+		if w != 0 {
 			return false
 		}
 	}

@@ -1,0 +1,7 @@
+//go:build cgo && !randp_local
+
+package randp
+
+// The blank import makes `go mod vendor` copy lib/linux_amd64/, and with it
+// the prebuilt library that cgo.go links on linux/amd64.
+import _ "github.com/randp/randp/go/lib/linux_amd64"
