@@ -12,9 +12,9 @@ package randp
 // symbols are global), so `go get` never runs cargo and a user needs only Go
 // and a C compiler. Build with `-tags randp_local` to link
 // ../build/librandp.a, the library `make staticlib` builds from the working
-// tree, instead. Beyond the C library the archive needs only libpthread and
-// libdl, which glibc has provided inside libc.so.6 since 2.34 (the -l flags
-// are for older glibc).
+// tree, instead. Beyond the C library the archive needs only the pthread key
+// functions, which glibc has provided inside libc.so.6 since 2.34 (-lpthread
+// is for older glibc).
 //
 // The libraries are built against glibc: a C compiler for another C library
 // (musl-gcc on Alpine) stops the build at the #error below, with one line that
