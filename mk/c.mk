@@ -27,7 +27,7 @@ GO_LIB_DIR := go/lib/linux_amd64
 GO_LIB_DIR_ARM64 := go/lib/linux_arm64
 
 .PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
-	test-c-install install uninstall go-lib check-go-lib
+	test-c-install test-c-panic install uninstall go-lib check-go-lib
 
 # build/ also gets the shared library under its SONAME, with the librandp.so
 # link that -lrandp looks for, as an installation lays them out.
@@ -37,7 +37,7 @@ staticlib: build
 	ln -sf librandp.so.0 build/librandp.so
 
 TEST_TARGETS += test-c check-go-lib
-test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install
+test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install test-c-panic
 	@echo "test-c: all C tests passed"
 
 # build/librandp.a and librandp.so export exactly the header's functions; the
@@ -90,6 +90,15 @@ test-c-two-staticlibs: staticlib
 		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) -ldl -lm \
 		-o $(C_BUILD)/two_staticlibs
 	$(C_BUILD)/two_staticlibs
+
+# A panic inside the library aborts with a message and never unwinds into C:
+# a build with the test-only randp_test_panic() (feature panic-probe, in a
+# target directory of its own so it can never be shipped) is called from C.
+test-c-panic:
+	@mkdir -p $(C_BUILD)
+	$(CARGO) build --release --locked -p randp-capi --features panic-probe --target-dir build/panic-probe
+	$(CC) $(C_STD_FLAGS) $(C_TEST_SRC)/panic_abort.c -ldl -o $(C_BUILD)/panic_abort
+	$(C_BUILD)/panic_abort $(abspath build/panic-probe/release/librandp.so)
 
 # Install into a temporary prefix and build with pkg-config, statically
 # (`pkg-config --static`, -static) and dynamically.

@@ -22,6 +22,14 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     fatal(b"randp: internal panic in the C library; aborting\n")
 }
 
+/// Panics: only in the `panic-probe` test build, to show that a panic ends in
+/// the handler above and never unwinds into the caller.
+#[cfg(feature = "panic-probe")]
+#[unsafe(no_mangle)]
+pub extern "C" fn randp_test_panic(depth: u32) -> u32 {
+    if depth < 1000 { panic!("randp_test_panic") } else { depth }
+}
+
 /// Writes `msg` to stderr with one write(2) and aborts the process.
 fn fatal(msg: &[u8]) -> ! {
     // SAFETY: `msg` is valid for its length; abort never returns.
