@@ -1,9 +1,15 @@
 # C side: the symbol-localized static library, the C tests, `make install`
 # and the prebuilt library committed in the Go module.
 #
-#   make staticlib       build/librandp.a, exporting only the randp_* functions
-#   make test-c          C tests against build/librandp.a, librandp.so and an install
+#   make staticlib       build/librandp.a (randp_* exports only), build/librandp.so.0 and the librandp.so link
+#   make test-c          every C test below
+#   make test-c-exports  exports and undefined symbols of librandp.a and librandp.so against the header and allow-list
+#   make test-c-api      the C API test, linked statically and dynamically
+#   make test-c-compat   planet36/randp's declarations and a program written for it, as C17 and C++17
+#   make test-c-two-staticlibs  librandp.a beside another Rust static library in one program
+#   make test-c-install  install into a temporary prefix, build with pkg-config, uninstall
 #   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
+#   make uninstall       remove what make install put there (same variables)
 #   make go-lib          refresh go/lib/linux_amd64/ and linux_arm64/ (library + INPUTS.sha256)
 #   make check-go-lib    fail if either is stale
 #
