@@ -8,6 +8,7 @@
 #   make test-c-compat   planet36/randp's declarations and a program written for it, as C17 and C++17
 #   make test-c-two-staticlibs  librandp.a beside another Rust static library in one program
 #   make test-c-install  install into a temporary prefix, build with pkg-config, uninstall
+#   make test-c-dlopen   librandp.so stays loaded after dlclose while a thread that drew from it runs
 #   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
 #   make uninstall       remove what make install put there (same variables)
 #   make go-lib          refresh go/lib/linux_amd64/ and linux_arm64/ (library + INPUTS.sha256)
@@ -33,7 +34,7 @@ GO_LIB_DIR := go/lib/linux_amd64
 GO_LIB_DIR_ARM64 := go/lib/linux_arm64
 
 .PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
-	test-c-install install uninstall go-lib check-go-lib
+	test-c-install test-c-dlopen install uninstall go-lib check-go-lib
 
 # build/ also gets the shared library under its SONAME, with the librandp.so
 # link that -lrandp looks for, as an installation lays them out.
@@ -43,7 +44,7 @@ staticlib: build
 	ln -sf librandp.so.0 build/librandp.so
 
 TEST_TARGETS += test-c check-go-lib
-test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install
+test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install test-c-dlopen
 	@echo "test-c: all C tests passed"
 
 # build/librandp.a and librandp.so export exactly the header's functions; the
@@ -96,6 +97,13 @@ test-c-two-staticlibs: staticlib
 		$(C_BUILD)/other-staticlib/release/librandp_test_other_staticlib.a $(RANDP_LIBS_PRIVATE) -ldl -lm \
 		-o $(C_BUILD)/two_staticlibs
 	$(C_BUILD)/two_staticlibs
+
+# dlopen, draw on a thread, dlclose, draw again and let the thread exit: the
+# library is NODELETE, so it stays loaded and its key destructor still runs.
+test-c-dlopen: staticlib
+	@mkdir -p $(C_BUILD)
+	$(CC) $(C_STD_FLAGS) $(C_TEST_SRC)/dlopen_dlclose.c -lpthread -ldl -o $(C_BUILD)/dlopen_dlclose
+	$(C_BUILD)/dlopen_dlclose $(abspath build/librandp.so.0)
 
 # Install into a temporary prefix and build with pkg-config, statically
 # (`pkg-config --static`, -static) and dynamically.
