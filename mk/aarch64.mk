@@ -2,6 +2,7 @@
 # aarch64-unknown-linux-gnu target and Debian's cross gcc, and tested under
 # qemu-user.
 #
+#   make aarch64-tools       install the cross gcc and qemu-user (apt-get) and the Rust target, when missing
 #   make staticlib-aarch64   build/aarch64/librandp.a (the Go module's linux/arm64 library)
 #   make test-aarch64        Rust and C tests for aarch64 under qemu-aarch64
 #

@@ -8,6 +8,24 @@
 #   make num-blocks        sweep the buffer size (Generator<BLOCKS, DEFAULT_RESEED>), print a table
 #   make reseed-countdown  sweep the reseed interval (Generator<DEFAULT_BLOCKS, RESEED>), print a table
 #
+# The steps of a run, which also run alone:
+#   make bench-run         what make bench runs: refuse a dirty tree, build, measure, collect, report
+#   make bench-check-clean fail if the tree has uncommitted changes (unless BENCH_ALLOW_DIRTY=1)
+#   make bench-deps        apt-get the C benchmarks' packages when missing (benches/deps.sh)
+#   make bench-peers       make the peers' sources available in build/peers (benches/peers.sh)
+#   make bench-c-build     build the C benchmark program, build/bench-bin/bench_c
+#   make bench-go-build    build the Go benchmark test binaries into build/bench-bin
+#   make bench-ceiling-build  build aes-ceiling from TOOLS_DIR, when there
+#   make bench-measure     every measurement below, in this order
+#   make bench-ceiling     openssl speed and aes-ceiling at the start of the run
+#   make bench-rust        the criterion benches (fill, words, bounded, threads)
+#   make bench-sweeps      the criterion sweeps (buffer size, reseed interval)
+#   make bench-c           the C benchmark program (BENCH_C_OUT, BENCH_C_FLAGS)
+#   make bench-go          interleaved passes of the Go benchmark binaries (GO_OUT)
+#   make bench-ceiling-end openssl speed and aes-ceiling at the end of the run
+#   make bench-collect     copy the raw outputs into benches/results/
+#   make bench-report      render BENCHMARKS.md from benches/results/
+#
 # What runs (benches/README.md says more):
 #   benches/*.rs       criterion: randp's Rust API beside rand (ThreadRng, StdRng), getrandom, the aes keystream
 #   benches/c/         Google Benchmark, C to C: randp's C ABI beside planet36/randp, arc4random (glibc,

@@ -1,9 +1,17 @@
 # C side: the symbol-localized static library, the C tests, `make install`
 # and the prebuilt library committed in the Go module.
 #
-#   make staticlib       build/librandp.a, exporting only the randp_* functions
-#   make test-c          C tests against build/librandp.a, librandp.so and an install
+#   make staticlib       build/librandp.a (randp_* exports only), build/librandp.so.0 and the librandp.so link
+#   make test-c          every C test below
+#   make test-c-exports  exports and undefined symbols of librandp.a and librandp.so against the header and allow-list
+#   make test-c-api      the C API test, linked statically and dynamically
+#   make test-c-compat   planet36/randp's declarations and a program written for it, as C17 and C++17
+#   make test-c-two-staticlibs  librandp.a beside another Rust static library in one program
+#   make test-c-install  install into a temporary prefix, build with pkg-config, uninstall
+#   make test-c-dlopen   librandp.so stays loaded after dlclose while a thread that drew from it runs
+#   make test-c-panic    a panic inside the library aborts with its message, never returning into C
 #   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
+#   make uninstall       remove what make install put there (same variables)
 #   make go-lib          refresh go/lib/linux_amd64/ and linux_arm64/ (library + INPUTS.sha256)
 #   make check-go-lib    fail if either is stale
 #
@@ -27,7 +35,7 @@ GO_LIB_DIR := go/lib/linux_amd64
 GO_LIB_DIR_ARM64 := go/lib/linux_arm64
 
 .PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
-	test-c-install test-c-panic install uninstall go-lib check-go-lib
+	test-c-install test-c-panic test-c-dlopen install uninstall go-lib check-go-lib
 
 # build/ also gets the shared library under its SONAME, with the librandp.so
 # link that -lrandp looks for, as an installation lays them out.
@@ -37,7 +45,7 @@ staticlib: build
 	ln -sf librandp.so.0 build/librandp.so
 
 TEST_TARGETS += test-c check-go-lib
-test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install test-c-panic
+test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install test-c-panic test-c-dlopen
 	@echo "test-c: all C tests passed"
 
 # build/librandp.a and librandp.so export exactly the header's functions; the
@@ -99,6 +107,13 @@ test-c-panic:
 	$(CARGO) build --release --locked -p randp-capi --features panic-probe --target-dir build/panic-probe
 	$(CC) $(C_STD_FLAGS) $(C_TEST_SRC)/panic_abort.c -ldl -o $(C_BUILD)/panic_abort
 	$(C_BUILD)/panic_abort $(abspath build/panic-probe/release/librandp.so)
+
+# dlopen, draw on a thread, dlclose, draw again and let the thread exit: the
+# library is NODELETE, so it stays loaded and its key destructor still runs.
+test-c-dlopen: staticlib
+	@mkdir -p $(C_BUILD)
+	$(CC) $(C_STD_FLAGS) $(C_TEST_SRC)/dlopen_dlclose.c -lpthread -ldl -o $(C_BUILD)/dlopen_dlclose
+	$(C_BUILD)/dlopen_dlclose $(abspath build/librandp.so.0)
 
 # Install into a temporary prefix and build with pkg-config, statically
 # (`pkg-config --static`, -static) and dynamically.

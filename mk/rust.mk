@@ -1,6 +1,13 @@
 # Rust: the workspace's release build (the randp rlib, randp-cat, and the C
 # library from capi/: target/release/librandp.a and librandp.so.0), the
 # cbindgen header, and cargo test in the release and debug profiles.
+#
+#   make build           release build of the workspace (rlib, randp-cat, target/release/librandp.{a,so})
+#   make header          regenerate include/randp.h with cbindgen
+#   make test-rust       cargo test --release over the workspace, every feature
+#   make test-rust-debug the library, fork, signal, abort, thread and key-erasure tests in the debug profile
+
+.PHONY: test-rust-debug
 
 build:
 	$(CARGO) build --release --locked --workspace

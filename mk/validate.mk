@@ -1,16 +1,15 @@
 # Validation: statistical suites, memory checking, fuzzing, stress.
 #
 #   make stat            the full dieharder battery (dieharder -a) on randp-cat
-#   make stat-quick      dieharder subset on randp-cat (>= 1 GiB read) and on the
-#                        Go module's stream (go/cmd/randp-cat); a few minutes
+#   make stat-quick      dieharder subset on randp-cat (>= 1 GiB) and the Go module's stream; a few minutes
 #   make valgrind        memcheck on the C test programs and on randp-cat
 #   make fuzz            each Go fuzz target for FUZZTIME (default 2m)
 #   make fuzz-seed       the Go fuzz targets on their seed corpus only
-#   make stress          tests/stress.rs in release mode (fork storm, thread
-#                        churn, 8 GiB long run)
+#   make stress          tests/stress.rs in release mode (fork storm, thread churn, 8 GiB long run)
 #   make test-cli        tests/cli.rs and tests/bad_input.rs
 #   make test-validate   stat-quick, valgrind, stress, CLI and fuzz seed corpus
 #   make throughput      randp-cat against /dev/urandom and `openssl rand`
+#   make go-randp-cat    build/go-randp-cat, the Go module's stream program
 #
 # `make test` runs stat-quick and valgrind through TEST_TARGETS; the stress,
 # CLI and bad-input tests run in test-rust (`cargo test --release` runs every

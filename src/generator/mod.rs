@@ -55,7 +55,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         assert!(BLOCKS > 0, "the buffer holds at least one block");
         assert!(RESEED >= BLOCKS * BLOCK_LEN, "a reseed interval holds at least one buffer");
         assert!(RESEED <= 1 << 20, "reseed at least every MiB of output");
-        assert!(RESEED % BLOCK_LEN == 0, "the reseed interval is whole blocks");
+        assert!(RESEED.is_multiple_of(BLOCK_LEN), "the reseed interval is whole blocks");
         BLOCKS * BLOCK_LEN
     };
 

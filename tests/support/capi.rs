@@ -4,12 +4,17 @@
 
 use std::ffi::{CString, c_int, c_void};
 
+type BytesFn = unsafe extern "C" fn(*mut c_void, usize);
+type ReadFn = unsafe extern "C" fn(*mut c_void, usize) -> c_int;
+type LtU32Fn = extern "C" fn(u32) -> u32;
+type LtU64Fn = extern "C" fn(u64) -> u64;
+
 /// The C ABI's functions, from the shared library.
 pub struct Capi {
-    pub randp_bytes: unsafe extern "C" fn(*mut c_void, usize),
-    pub randp_read: unsafe extern "C" fn(*mut c_void, usize) -> c_int,
-    pub randp_lt_u32: extern "C" fn(u32) -> u32,
-    pub randp_lt_u64: extern "C" fn(u64) -> u64,
+    pub randp_bytes: BytesFn,
+    pub randp_read: ReadFn,
+    pub randp_lt_u32: LtU32Fn,
+    pub randp_lt_u64: LtU64Fn,
 }
 
 /// `RANDP_ERR_NULL` from include/randp.h.
@@ -37,10 +42,10 @@ pub fn load() -> Capi {
     // signature; the library stays loaded (it is never dlclosed, and is NODELETE).
     unsafe {
         Capi {
-            randp_bytes: std::mem::transmute::<*mut c_void, _>(sym("randp_bytes")),
-            randp_read: std::mem::transmute::<*mut c_void, _>(sym("randp_read")),
-            randp_lt_u32: std::mem::transmute::<*mut c_void, _>(sym("randp_lt_u32")),
-            randp_lt_u64: std::mem::transmute::<*mut c_void, _>(sym("randp_lt_u64")),
+            randp_bytes: std::mem::transmute::<*mut c_void, BytesFn>(sym("randp_bytes")),
+            randp_read: std::mem::transmute::<*mut c_void, ReadFn>(sym("randp_read")),
+            randp_lt_u32: std::mem::transmute::<*mut c_void, LtU32Fn>(sym("randp_lt_u32")),
+            randp_lt_u64: std::mem::transmute::<*mut c_void, LtU64Fn>(sym("randp_lt_u64")),
         }
     }
 }

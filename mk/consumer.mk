@@ -1,0 +1,12 @@
+# randp as a dependency of somebody else's crate (scripts/test-consumer.sh):
+# fetched, then built offline with no network, rlib only, no cbindgen or
+# serde among its dependencies, and the README's Rust example compiles and
+# runs there.
+#
+#   make test-consumer   the consumer crate, in a temporary directory outside the tree
+
+.PHONY: test-consumer
+TEST_TARGETS += test-consumer
+
+test-consumer:
+	scripts/test-consumer.sh
