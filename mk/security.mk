@@ -13,6 +13,9 @@
 #                                       malloc: dlopen, 40 pthread keys, process's first draw
 #   make test-security-destructors      draws in every pthread destructor round leak nothing
 #   make test-security-fork-handler     fork in a handler mid-draw, debug and release cdylib
+#   make security-tools                 install what the tests need (openssl) when missing
+#   make security-debug-cdylib          the debug librandp.so under its SONAME in build/debug/
+#   make build/security/keystream-41.bin  the attacker's keystream (AES-256-CTR, key 0x41 x 32)
 #
 # Each target runs all its cases, then fails if any did.
 

@@ -23,7 +23,7 @@ entries() {
 	shift
 	awk -v with_files="$with_files" '
 		FNR == 1 && with_files { print "file\t" FILENAME }
-		/^#   make [A-Za-z0-9_.-]+[ \t]+[^ \t]/ {
+		/^#   make [A-Za-z0-9_./-]+[ \t]+[^ \t]/ {
 			line = substr($0, 10)
 			name = line; sub(/[ \t].*/, "", name)
 			desc = substr(line, length(name) + 1); sub(/^[ \t]+/, "", desc)
