@@ -63,24 +63,29 @@ fn on_big_stack(check: fn()) {
     std::thread::Builder::new().stack_size(1 << 20).spawn(check).unwrap().join().unwrap();
 }
 
+/// Repeats `draw` (at depth) until one call changed the key, then scans
+/// for the key it replaced.
+fn scan_after_first_refill(what: &str, top: usize, tries: usize, draw: &mut dyn FnMut()) {
+    for _ in 0..tries {
+        let before = round_keys();
+        at_depth(draw);
+        if *round_keys() != *before {
+            assert_gone(what, top, &secrets(&before));
+            return;
+        }
+    }
+    panic!("{what}: no refill in {tries} calls");
+}
+
 #[test]
 fn refill_by_word_draws_leaves_no_old_key() {
     on_big_stack(|| {
         let marker = 0u8;
         let top = black_box(&marker) as *const u8 as usize;
         let _ = randp::u64();
-        // Draw words until one of them needed a refill, which changed the key.
-        for _ in 0..10_000 {
-            let before = round_keys();
-            at_depth(&mut || {
-                black_box(randp::u64());
-            });
-            if *round_keys() != *before {
-                assert_gone("a word draw that refilled", top, &secrets(&before));
-                return;
-            }
-        }
-        panic!("no refill in 10,000 word draws");
+        scan_after_first_refill("a word draw that refilled", top, 10_000, &mut || {
+            black_box(randp::u64());
+        });
     });
 }
 
@@ -105,15 +110,7 @@ fn small_fill_that_refills_leaves_no_old_key() {
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 1000];
         randp::fill_bytes(&mut out[..1]);
-        for _ in 0..100 {
-            let before = round_keys();
-            at_depth(&mut || randp::fill_bytes(&mut out));
-            if *round_keys() != *before {
-                assert_gone("a 1000-byte fill that refilled", top, &secrets(&before));
-                return;
-            }
-        }
-        panic!("no refill in 100 fills of 1000 bytes");
+        scan_after_first_refill("a 1000-byte fill that refilled", top, 100, &mut || randp::fill_bytes(&mut out));
     });
 }
 

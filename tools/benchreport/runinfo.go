@@ -35,7 +35,7 @@ func recordRun(root, goVersion, describe string) runInfo {
 		"commit":   firstLine(run(root, "git", "rev-parse", "--short=12", "HEAD")),
 		"dirty":    "no",
 		// randp's keystream backend on this CPU, as the release randp-cat reports it.
-		"backend": strings.Fields(firstLine(run(root, filepath.Join(root, "target", "release", "randp-cat"), "--backend")) + " ?")[0],
+		"backend": backend(root),
 	}
 	if strings.TrimSpace(run(root, "git", "status", "--porcelain", "--untracked-files=no")) != "" {
 		r["dirty"] = "yes"
@@ -146,6 +146,16 @@ func cpuField(key string) string {
 		}
 	}
 	return ""
+}
+
+// backend is randp's keystream backend on this CPU, as the release randp-cat
+// built for the run reports it, or "?" if it cannot be asked.
+func backend(root string) string {
+	abs, err := filepath.Abs(filepath.Join(root, "target", "release", "randp-cat"))
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(firstLine(run(root, abs, "--backend")) + " ?")[0]
 }
 
 func run(dir, name string, args ...string) string {
