@@ -1,7 +1,10 @@
 # The minimum supported Rust version: the rust-version of Cargo.toml (the
 # same in capi/Cargo.toml), with which the crate (every feature) and the C
 # library build from Cargo.lock. The toolchain is installed with rustup when
-# missing; the build has a target directory of its own.
+# missing; the build has a target directory of its own. 1.89 is the minimum:
+# the x86_64 kernels enable the vaes, avx512f and avx512bw target features,
+# stable from 1.89 (1.88 rejects them, whatever the aes version), and the aes
+# 0.9.4 in Cargo.lock declares 1.89 as well.
 #
 #   make test-msrv       build randp (every feature) and randp-capi --locked with the rust-version toolchain
 
