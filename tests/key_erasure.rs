@@ -77,6 +77,15 @@ fn scan_after_first_refill(what: &str, top: usize, tries: usize, draw: &mut dyn 
     panic!("{what}: no refill in {tries} calls");
 }
 
+/// Fills `out` once (at depth), which must change the key, then scans for
+/// the key it replaced.
+fn scan_after_fill(what: &str, top: usize, out: &mut [u8]) {
+    let before = round_keys();
+    at_depth(&mut || randp::fill_bytes(out));
+    assert_ne!(*round_keys(), *before, "{what}: the key did not change");
+    assert_gone(what, top, &secrets(&before));
+}
+
 #[test]
 fn refill_by_word_draws_leaves_no_old_key() {
     on_big_stack(|| {
@@ -96,10 +105,7 @@ fn direct_fill_leaves_no_old_key() {
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 16 * 1024];
         randp::fill_bytes(&mut out[..1]);
-        let before = round_keys();
-        at_depth(&mut || randp::fill_bytes(&mut out));
-        assert_ne!(*round_keys(), *before);
-        assert_gone("a 16 KiB direct fill", top, &secrets(&before));
+        scan_after_fill("a 16 KiB direct fill", top, &mut out);
     });
 }
 
@@ -121,10 +127,8 @@ fn reseed_leaves_no_old_key() {
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 2 << 20];
         randp::fill_bytes(&mut out[..1]);
-        let before = round_keys();
         // Two MiB of output crosses at least one reseed.
-        at_depth(&mut || randp::fill_bytes(&mut out));
-        assert_gone("a 2 MiB fill with a reseed", top, &secrets(&before));
+        scan_after_fill("a 2 MiB fill with a reseed", top, &mut out);
     });
 }
 
@@ -179,18 +183,14 @@ fn portable_child() {
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 16 * 1024];
         randp::fill_bytes(&mut out[..1]);
-        let before = round_keys();
-        at_depth(&mut || randp::fill_bytes(&mut out));
-        assert_gone("portable: a 16 KiB direct fill", top, &secrets(&before));
+        scan_after_fill("portable: a 16 KiB direct fill", top, &mut out);
         let before = round_keys();
         at_depth(&mut || randp::fill_bytes(&mut out[..3000]));
         at_depth(&mut || randp::fill_bytes(&mut out[..3000]));
         assert_ne!(*round_keys(), *before);
         assert_gone("portable: refills", top, &secrets(&before));
         let mut big = vec![0u8; 2 << 20];
-        let before = round_keys();
-        at_depth(&mut || randp::fill_bytes(&mut big));
-        assert_gone("portable: a reseed", top, &secrets(&before));
+        scan_after_fill("portable: a reseed", top, &mut big);
     });
     println!("portable child: 3 scans passed");
 }
