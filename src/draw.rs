@@ -3,7 +3,7 @@
 
 use crate::bounded;
 use crate::entropy;
-use crate::thread_state::with_generator;
+use crate::thread_state::{self, with_generator};
 
 /// Fills `dst` with unpredictable bytes.
 ///
@@ -30,9 +30,9 @@ pub fn fill_bytes(dst: &mut [u8]) {
 /// through [`fill_bytes`].
 #[inline(always)]
 fn bytes<const N: usize>() -> [u8; N] {
-    match with_generator(|g| g.take::<N>()) {
-        Some(Some(b)) => b,
-        _ => bytes_slow(),
+    match thread_state::take::<N>() {
+        Some(b) => b,
+        None => bytes_slow(),
     }
 }
 

@@ -109,6 +109,44 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
     if p < FIRST_STATE {
         p = acquire(slot)?;
     }
+    let state = enter(p)?;
+    let result = f(&state.generator);
+    if !leave(state) {
+        // What `f` produced may be the parent's, and the state is half wiped.
+        forked_during_call(&state.generator);
+        return None;
+    }
+    Some(result)
+}
+
+/// The fast path of a draw of `N` bytes: takes them from this thread's
+/// buffer, or returns `None` when the caller must take the slow path
+/// (`with_generator`), which also maps a thread's first state.
+///
+/// It calls nothing, so a function that ends in a tail call to its slow path
+/// needs no stack frame.
+#[inline(always)]
+pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
+    let p = tls::slot().load(Relaxed);
+    if p < FIRST_STATE {
+        return None;
+    }
+    let state = enter(p)?;
+    let out = state.generator.take::<N>();
+    if !leave(state) {
+        // The page was zeroed while `take` ran. Its one store that may have
+        // landed on the zeroed page (zeroes aside) is the count of unread
+        // bytes; clearing that leaves the all-zero, unseeded state.
+        state.generator.discard_buffer();
+        return None;
+    }
+    out
+}
+
+/// Marks the state at `p` as used by this call, or returns `None` if a call
+/// it interrupted (a signal handler's) is using it.
+#[inline(always)]
+fn enter(p: usize) -> Option<&'static ThreadState> {
     // SAFETY: `p` is this thread's live state: it stays mapped until
     // `release` runs, which first takes it out of the slot. Only this thread
     // (and its signal handlers) reach it, and only through shared references
@@ -119,17 +157,20 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
     }
     state.in_use.store(1, Relaxed);
     compiler_fence(SeqCst);
-    let result = f(&state.generator);
+    Some(state)
+}
+
+/// Ends a call begun by [`enter`]. Returns false if the kernel zeroed the
+/// page during the call (a signal handler forked and this is the child, or
+/// the page was dropped): the flag then reads zero.
+#[inline(always)]
+fn leave(state: &ThreadState) -> bool {
     compiler_fence(SeqCst);
     if state.in_use.load(Relaxed) != 1 {
-        // The kernel zeroed the page while `f` ran (a signal handler forked
-        // and this is the child, or the page was dropped): what `f` produced
-        // may be the parent's, and the state is half wiped.
-        forked_during_call(&state.generator);
-        return None;
+        return false;
     }
     state.in_use.store(0, Relaxed);
-    Some(result)
+    true
 }
 
 /// Throws away a state that the kernel wiped under a running call, so that
@@ -207,6 +248,10 @@ mod tests {
         let nested = with_generator(|_| with_generator(|_| ()));
         assert_eq!(nested, Some(None), "a call inside a call must go to the OS");
         assert!(with_generator(|_| ()).is_some(), "the flag is cleared afterwards");
+        let _ = crate::u64(); // the buffer now holds bytes
+        assert_eq!(with_generator(|_| take::<8>()), Some(None), "the fast path refuses a call inside a call");
+        assert!(take::<8>().is_some(), "and serves once the outer call has ended");
+        assert!(with_generator(|_| ()).is_some(), "leaving the flag cleared");
     }
 
     #[test]

@@ -85,6 +85,14 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         Some(out)
     }
 
+    /// Forgets the unread bytes, so that the next draw refills. For a state
+    /// the kernel zeroed under a running [`Self::take`]: its store of the
+    /// count is the only one that can have landed on the zeroed page.
+    #[inline(always)]
+    pub(crate) fn discard_buffer(&self) {
+        self.remaining.store(0, Relaxed);
+    }
+
     /// Fills the `len` bytes at `dst` with output, refilling or reseeding as
     /// needed.
     ///

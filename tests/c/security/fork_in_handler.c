@@ -5,7 +5,7 @@
 // a stale length subtracted from a wiped one panics there), and no child may
 // repeat another's or the parent's bytes.
 //
-// A drawing thread loops over randp_bytes(64), two randp_u64, randp_bytes(1000)
+// A drawing thread loops over randp_bytes(64), 256 randp_u64, randp_bytes(1000)
 // and randp_bytes(20000) (the buffer, word, refill and direct-fill paths).
 // The main thread sends it SIGUSR1 1500 times, one child at a time; the
 // handler forks. In the child the handler returns, the interrupted call
@@ -32,7 +32,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
-enum { MAX_CHILDREN = 100000, CHILD_LEN = 64, RECORD_CALLS = 4, BIG = 20000, HANG_SECONDS = 10 };
+enum { MAX_CHILDREN = 100000, CHILD_LEN = 64, RECORD_CALLS = 4, WORDS = 256, BIG = 20000, HANG_SECONDS = 10 };
 
 typedef struct {
 	uint8_t b[16];
@@ -94,7 +94,11 @@ static void *draw_forever(void *arg)
 			randp_bytes(big, n = 64);
 			break;
 		case 1: {
-			uint64_t w[2] = {randp_u64(), randp_u64()};
+			// Enough words that the word path's few instructions get
+			// their share of the signals.
+			uint64_t w[WORDS];
+			for (size_t i = 0; i < WORDS; i++)
+				w[i] = randp_u64();
 			memcpy(big, w, n = sizeof w);
 			break;
 		}
