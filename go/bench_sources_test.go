@@ -102,6 +102,45 @@ func (s *libcBufSource) Int63() int64 {
 	return int64(binary.LittleEndian.Uint64(s.buf[s.n:]) & mask63)
 }
 
+// bufferOnlySource hands out words as randp.Buffered does (one load, one
+// store of zero and one index update, in a method that calls its refill) but
+// refills from a counter instead of the keystream. It is not a generator: it
+// shows what randp.Source costs without the cipher, which splits randp's time
+// into the buffer's share and the keystream's.
+type bufferOnlySource struct {
+	unseedable
+	n   uint
+	ctr uint64
+	buf [512]uint64
+}
+
+func (s *bufferOnlySource) Uint64() uint64 {
+	if i := s.n - 1; i < uint(len(s.buf)) {
+		v := s.buf[i]
+		s.buf[i] = 0
+		s.n = i
+		return v
+	}
+	return s.refill()
+}
+
+// refill stands for Buffered's cgo call: out of line, never inlined.
+//
+//go:noinline
+func (s *bufferOnlySource) refill() uint64 {
+	for i := range s.buf {
+		s.ctr++
+		s.buf[i] = s.ctr
+	}
+	top := uint(len(s.buf)) - 1
+	v := s.buf[top]
+	s.buf[top] = 0
+	s.n = top
+	return v
+}
+
+func (s *bufferOnlySource) Int63() int64 { return int64(s.Uint64() & mask63) }
+
 // aesCTRSource is what a Go programmer would write today without randp: a
 // buffered AES-256-CTR keystream from the standard library's crypto/aes,
 // keyed from crypto/rand. It is a math/rand Source64, a math/rand/v2 Source

@@ -2,9 +2,10 @@ package randp_test
 
 // What a Go programmer picks today: math/rand/v2's rand.New(src).Uint64 for
 // the standard library's ChaCha8 and PCG, a buffered pure-Go AES-CTR source,
-// and randp's Source and UnbufferedSource; plus the goroutine-safe
-// package-level Uint64 of math/rand/v2 and of randp, with one goroutine and
-// under b.RunParallel.
+// and randp's Source and UnbufferedSource, beside randp's buffer refilled
+// without a cipher (what Source costs besides the keystream); plus the
+// goroutine-safe package-level Uint64 of math/rand/v2 and of randp, with one
+// goroutine and under b.RunParallel.
 
 import (
 	crand "crypto/rand"
@@ -23,6 +24,7 @@ func BenchmarkV2Uint64(b *testing.B) {
 		{"ChaCha8", func() rand.Source { return rand.NewChaCha8([32]byte{1}) }},
 		{"PCG", func() rand.Source { return rand.NewPCG(1, 2) }},
 		{"AESCTR", func() rand.Source { return newAESCTRSource() }},
+		{"BufferOnly", func() rand.Source { return new(bufferOnlySource) }},
 		{"RandpSource", func() rand.Source { return randp.Source() }},
 		{"RandpUnbuffered", func() rand.Source { return randp.UnbufferedSource() }},
 	}
