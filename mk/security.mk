@@ -8,7 +8,6 @@
 #                                       dynamically linked and with +crt-static
 #   make test-security-seccomp          getrandom denied (EPERM, ENOSYS) -> abort, no output;
 #                                       -static and shared C
-#   make test-security-dlclose          dlopen, draw on a worker, dlclose, worker exits
 #   make test-security-handler          a thread's first draw in a handler that interrupted
 #                                       malloc: dlopen, 40 pthread keys, process's first draw
 #   make test-security-destructors      draws in every pthread destructor round leak nothing
@@ -17,7 +16,8 @@
 #   make security-debug-cdylib          the debug librandp.so under its SONAME in build/debug/
 #   make build/security/keystream-41.bin  the attacker's keystream (AES-256-CTR, key 0x41 x 32)
 #
-# Each target runs all its cases, then fails if any did.
+# Each target runs all its cases, then fails if any did. test-security also
+# runs test-c-dlopen (mk/c.mk): dlclose while a thread that drew still runs.
 
 SEC_SRC    := tests/c/security
 SEC_BUILD  := build/security
@@ -84,11 +84,7 @@ test-security-seccomp: staticlib security-tools
 	done; done; \
 	exit $$st
 
-.PHONY: test-security-dlclose
-test-security: test-security-dlclose
-test-security-dlclose: build security-tools
-	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/dlclose_exit.c -ldl -o $(SEC_BUILD)/dlclose_exit
-	$(SEC_BUILD)/dlclose_exit $(abspath $(RELEASE_DIR))/librandp.so
+test-security: test-c-dlopen
 
 .PHONY: test-security-handler
 test-security: test-security-handler
