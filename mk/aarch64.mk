@@ -34,6 +34,8 @@ staticlib-aarch64: aarch64-tools
 		scripts/localize-staticlib.sh $(AARCH64_RELEASE)/librandp.a build/aarch64/librandp.a
 	scripts/check-undefined.sh build/aarch64/librandp.a $(AARCH64_RELEASE)/librandp.so
 
+# null_with_a_length_aborts_randp_bytes runs the test binary again as a child
+# process, which qemu-user cannot start without binfmt_misc; test-rust runs it.
 test-aarch64: staticlib-aarch64
 	$(AARCH64_ENV) $(CARGO) test --locked --release --all-features --target $(AARCH64_TARGET) \
 		-p randp --lib --test threads --test fork --test signals --test bad_input \
