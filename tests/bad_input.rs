@@ -4,10 +4,9 @@
 //! API.
 //! The CLI's bad input is in tests/cli.rs, the Go module's in go/.
 
-use std::process::Command;
-
 #[path = "support/capi.rs"]
 mod capi;
+mod support;
 use capi::RANDP_ERR_NULL;
 use rand_core::Rng;
 
@@ -84,7 +83,7 @@ fn null_with_a_length_aborts_randp_bytes() {
         std::process::exit(0);
     }
     for len in [1usize, usize::MAX] {
-        let out = Command::new(std::env::current_exe().unwrap())
+        let out = support::command(std::env::current_exe().unwrap())
             .args(["--exact", "null_with_a_length_aborts_randp_bytes", "--test-threads=1"])
             .env(ROLE, len.to_string())
             .output()

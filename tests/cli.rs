@@ -3,12 +3,15 @@
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+mod support;
+use support::command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_randp-cat");
 
 fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("spawn randp-cat")
+    command(BIN).args(args).stdin(Stdio::null()).output().expect("spawn randp-cat")
 }
 
 #[test]
@@ -68,7 +71,7 @@ fn bad_arguments_fail_with_status_2() {
 #[test]
 fn non_utf8_size_fails_with_status_2() {
     use std::os::unix::ffi::OsStrExt;
-    let out = Command::new(BIN).arg("-n").arg(std::ffi::OsStr::from_bytes(b"1\xffK")).output().unwrap();
+    let out = command(BIN).arg("-n").arg(std::ffi::OsStr::from_bytes(b"1\xffK")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("randp-cat: invalid size"));
@@ -84,7 +87,7 @@ fn help_goes_to_stdout_with_status_0() {
 
 /// Reads `n` bytes, then closes the read end and returns the exit status and stderr.
 fn close_pipe_after(args: &[&str], n: usize) -> (std::process::ExitStatus, String) {
-    let mut child = Command::new(BIN)
+    let mut child = command(BIN)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -115,7 +118,7 @@ fn closed_pipe_ends_silently_with_status_0() {
 fn pipe_buffer_is_grown_to_one_chunk() {
     use std::os::fd::AsRawFd;
     let max: i64 = std::fs::read_to_string("/proc/sys/fs/pipe-max-size").unwrap().trim().parse().unwrap();
-    let mut child = Command::new(BIN).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = command(BIN).stdout(Stdio::piped()).spawn().unwrap();
     let mut pipe = child.stdout.take().unwrap();
     let mut b = [0u8; 1];
     pipe.read_exact(&mut b).unwrap(); // randp-cat has started writing
@@ -133,7 +136,7 @@ fn pipe_buffer_is_grown_to_one_chunk() {
 #[test]
 fn full_disk_is_an_error_with_status_1() {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
-    let out = Command::new(BIN).args(["-n", "1M"]).stdout(full).stderr(Stdio::piped()).output().unwrap();
+    let out = command(BIN).args(["-n", "1M"]).stdout(full).stderr(Stdio::piped()).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("randp-cat: write error") && err.contains("No space left"), "{err}");
@@ -143,7 +146,7 @@ fn full_disk_is_an_error_with_status_1() {
 /// main: the bytes are discarded and the run succeeds (and never hangs).
 #[test]
 fn closed_stdout_descriptor_is_defined() {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = command(BIN);
     cmd.args(["-n", "1M"]).stderr(Stdio::piped());
     // SAFETY: close(2) is async-signal-safe, as pre_exec requires; it only
     // affects the child between fork and exec.

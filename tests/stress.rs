@@ -5,10 +5,11 @@
 //! builds (`cargo test --release --test stress`, as `make test` does).
 
 use std::collections::HashSet;
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
+
+mod support;
 
 /// Set in a re-run of this test binary that must do one measurement alone.
 const ROLE: &str = "RANDP_STRESS_ROLE";
@@ -162,6 +163,9 @@ fn rss_bytes() -> u64 {
 /// re-run of this binary, so no other test's allocations count.
 #[test]
 fn thread_churn_releases_thread_state() {
+    if churn_skipped("thread_churn_releases_thread_state") {
+        return;
+    }
     let text = churn_child("thread-churn").expect("thread churn");
     // The child really ran the measurement (and did not filter it away).
     assert!(text.contains("thread churn: RSS after 100 threads"), "{text}");
@@ -170,14 +174,29 @@ fn thread_churn_releases_thread_state() {
 /// The churn measurement fails when each thread leaves 4 KiB behind.
 #[test]
 fn thread_churn_catches_a_per_thread_leak() {
+    if churn_skipped("thread_churn_catches_a_per_thread_leak") {
+        return;
+    }
     let text = churn_child("thread-churn-leak").expect_err("a 4 KiB-per-thread leak passed");
     assert!(text.contains("resident memory grew by"), "{text}");
+}
+
+/// Under qemu-user randp keeps no userspace state (qemu ignores
+/// MADV_WIPEONFORK), so there is nothing to release, and resident memory is
+/// the emulator's (measured: +2.8 GiB over 9,900 threads, none of it
+/// randp's): says so and returns true there.
+fn churn_skipped(what: &str) -> bool {
+    support::skip_under_emulator(
+        what,
+        !randp::uses_userspace_generator(),
+        "randp keeps no userspace state here (qemu-user ignores MADV_WIPEONFORK), and resident memory is the emulator's",
+    )
 }
 
 /// Runs `thread_churn_child` in a re-run of this binary in `role`; Ok with
 /// its output if it passed, Err with its output if not.
 fn churn_child(role: &str) -> Result<String, String> {
-    let out = Command::new(std::env::current_exe().unwrap())
+    let out = support::command(std::env::current_exe().unwrap())
         .args(["--exact", "thread_churn_child", "--nocapture", "--test-threads=1"])
         .env(ROLE, role)
         .output()

@@ -1,15 +1,27 @@
-//! The C library as a C program sees it: librandp.so, loaded with dlopen from
-//! the target directory this test binary was built in (`make build`, or
-//! `cargo build -p randp-capi`, builds it first).
+//! The C library as a C program sees it, built for the target under test.
+//!
+//! - glibc: librandp.so, loaded with dlopen from the target directory this
+//!   test binary was built in (`target/<profile>/` or
+//!   `target/<triple>/<profile>/`; `make build`, or `cargo build -p
+//!   randp-capi` with the same `--target`, builds it first).
+//! - musl: build/<triple>/librandp.a, the archive a musl C program links,
+//!   linked into this test binary. A static musl binary cannot dlopen, and
+//!   musl's loader refuses to dlopen a library with initial-exec TLS, as
+//!   librandp.so has (`make test-musl-c` shows both). `make test-musl-rust`
+//!   builds the archive and links it (`--cfg randp_capi_linked`, with `-L`
+//!   naming its directory); a plain `cargo test --target *-musl` has no
+//!   archive to link, and `load` says so.
 
-use std::ffi::{CString, c_int, c_void};
+#[cfg(not(target_env = "musl"))]
+use std::ffi::CString;
+use std::ffi::{c_int, c_void};
 
 type BytesFn = unsafe extern "C" fn(*mut c_void, usize);
 type ReadFn = unsafe extern "C" fn(*mut c_void, usize) -> c_int;
 type LtU32Fn = extern "C" fn(u32) -> u32;
 type LtU64Fn = extern "C" fn(u64) -> u64;
 
-/// The C ABI's functions, from the shared library.
+/// The C ABI's functions, from the C library.
 pub struct Capi {
     pub randp_bytes: BytesFn,
     pub randp_read: ReadFn,
@@ -21,6 +33,7 @@ pub struct Capi {
 pub const RANDP_ERR_NULL: c_int = 1;
 
 /// Loads target/<profile>/librandp.so (next to this binary's deps/ folder).
+#[cfg(not(target_env = "musl"))]
 pub fn load() -> Capi {
     let exe = std::env::current_exe().expect("own path");
     let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>/deps");
@@ -48,4 +61,32 @@ pub fn load() -> Capi {
             randp_lt_u64: std::mem::transmute::<*mut c_void, LtU64Fn>(sym("randp_lt_u64")),
         }
     }
+}
+
+/// The functions of build/<triple>/librandp.a, which exports only `randp_*`
+/// (its copy of randp's thread-local word and of everything else is local to
+/// it, so it does not meet this test binary's own randp).
+#[cfg(all(target_env = "musl", randp_capi_linked))]
+#[link(name = "randp", kind = "static")]
+unsafe extern "C" {
+    fn randp_bytes(buf: *mut c_void, n: usize);
+    fn randp_read(buf: *mut c_void, len: usize) -> c_int;
+    safe fn randp_lt_u32(bound: u32) -> u32;
+    safe fn randp_lt_u64(bound: u64) -> u64;
+}
+
+/// The C library linked into this binary from build/<triple>/librandp.a.
+#[cfg(all(target_env = "musl", randp_capi_linked))]
+pub fn load() -> Capi {
+    Capi { randp_bytes, randp_read, randp_lt_u32, randp_lt_u64 }
+}
+
+/// Without the archive linked in there is no C library to call.
+#[cfg(all(target_env = "musl", not(randp_capi_linked)))]
+pub fn load() -> Capi {
+    panic!(
+        "on musl the C library is linked from build/<triple>/librandp.a, not loaded with dlopen \
+         (a static musl binary cannot dlopen, and musl's loader refuses librandp.so's initial-exec TLS): \
+         run these tests with `make test-musl-rust`"
+    )
 }

@@ -1,15 +1,103 @@
 //! Shared by the process-level tests: re-running this test binary as a child
-//! in a given role, and seccomp filters that make one system call fail.
+//! in a given role, and seccomp filters that make one system call fail; and
+//! what changes under an emulator (qemu-user): how a child is started, and
+//! which tests cannot apply there.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::process::{Command, Output};
 
 /// The environment variable that tells a re-run test binary which child to be.
 pub const ROLE: &str = "RANDP_TEST_ROLE";
 
+/// The environment variable naming the emulator this test binary runs under
+/// (mk/musl.mk's runner sets `RANDP_TEST_EMULATOR=qemu-aarch64`).
+pub const EMULATOR: &str = "RANDP_TEST_EMULATOR";
+
+/// The user-mode emulator this test binary runs under, if any.
+pub fn emulator() -> Option<String> {
+    std::env::var(EMULATOR).ok().filter(|e| !e.is_empty())
+}
+
+/// A command that runs `program`, a binary built for the same target as this
+/// one: directly, or under the same emulator (qemu-user cannot start another
+/// foreign program by itself without binfmt_misc; the emulator, a host
+/// program, can be started from inside it).
+pub fn command(program: impl AsRef<OsStr>) -> Command {
+    match emulator() {
+        Some(e) => {
+            let mut c = Command::new(e);
+            c.arg(program);
+            c
+        }
+        None => Command::new(program),
+    }
+}
+
 /// Runs this test binary again with `ROLE=role` and returns what it did.
 pub fn run_child(role: &str) -> Output {
-    Command::new(std::env::current_exe().expect("own path")).env(ROLE, role).output().expect("spawn child")
+    command(std::env::current_exe().expect("own path")).env(ROLE, role).output().expect("spawn child")
+}
+
+/// Says on stderr that `what` is skipped here, and why, and returns true,
+/// when `cannot_apply` holds under an emulator; natively it returns false
+/// whatever `cannot_apply` says, so a native run never skips. The line is
+/// written to descriptor 2 itself, which the test harness does not capture,
+/// so it shows even though the test then reports "ok".
+pub fn skip_under_emulator(what: &str, cannot_apply: bool, why: &str) -> bool {
+    match emulator() {
+        Some(e) if cannot_apply => {
+            write_all(2, format!("SKIPPED under {e}: {what}: {why}\n").as_bytes());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether a seccomp filter can make getrandom(2) fail for this process: a
+/// forked child denies it with EPERM and tries it. `Err` says what happened
+/// instead (qemu-user 7.2 refuses the filter with EINVAL).
+pub fn seccomp_applies() -> Result<(), &'static str> {
+    let mut prog = failing_filter(libc::SYS_getrandom, libc::EPERM, None);
+    // SAFETY: the child only installs a filter, makes one system call and
+    // leaves with _exit; it neither allocates nor panics.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork");
+    if pid == 0 {
+        let code = match install_filter(&mut prog) {
+            Err(_) => 2,
+            Ok(()) => {
+                let mut b = [0u8; 1];
+                // SAFETY: getrandom into a 1-byte buffer; then this thread's errno.
+                let denied = unsafe {
+                    libc::syscall(libc::SYS_getrandom, b.as_mut_ptr(), 1usize, 0) == -1
+                        && *libc::__errno_location() == libc::EPERM
+                };
+                if denied { 0 } else { 3 }
+            }
+        };
+        // SAFETY: leaves the child at once.
+        unsafe { libc::_exit(code) };
+    }
+    let mut status = 0;
+    // SAFETY: reaping our own child.
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
+        (true, 0) => Ok(()),
+        (true, 2) => Err("prctl(PR_SET_SECCOMP) refuses the filter here"),
+        (true, 3) => Err("a seccomp filter that denies getrandom(2) is installed but does not stop it here"),
+        _ => Err("the seccomp probe's child died"),
+    }
+}
+
+/// Skips `what` under an emulator where a seccomp filter cannot make
+/// getrandom(2) fail (natively the test always runs, and fails there if the
+/// filter does not work).
+pub fn skip_without_seccomp(what: &str) -> bool {
+    match emulator().map(|_| seccomp_applies()) {
+        Some(Err(why)) => skip_under_emulator(what, true, why),
+        _ => false,
+    }
 }
 
 /// The signal that ended `out`'s process, if one did.
@@ -41,6 +129,13 @@ fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
 /// (only when its argument `arg` equals `value`, if given); every other call
 /// is allowed. Irreversible for this process.
 pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
+    if let Err(e) = install_filter(&mut failing_filter(nr, errno, arg)) {
+        panic!("{e}");
+    }
+}
+
+/// The filter program of [`fail_syscall`].
+fn failing_filter(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) -> Vec<libc::sock_filter> {
     let ld = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
     let jeq = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
     let ret = libc::BPF_RET | libc::BPF_K;
@@ -57,18 +152,24 @@ pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
     }
     prog.push(stmt(ret, fail));
     prog.push(stmt(ret, allow));
+    prog
+}
+
+/// Installs `prog`, or says which step failed (allocates nothing on
+/// success: safe in a forked child).
+fn install_filter(prog: &mut [libc::sock_filter]) -> Result<(), &'static str> {
     let fprog = libc::sock_fprog { len: prog.len() as u16, filter: prog.as_mut_ptr() };
     // SAFETY: `fprog` points at a well-formed filter that outlives the calls;
     // NO_NEW_PRIVS lets an unprivileged process install it.
     unsafe {
-        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0, "no_new_privs");
-        assert_eq!(
-            libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &fprog as *const _),
-            0,
-            "seccomp: {}",
-            std::io::Error::last_os_error()
-        );
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return Err("prctl(PR_SET_NO_NEW_PRIVS) failed");
+        }
+        if libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &fprog as *const _) != 0 {
+            return Err("prctl(PR_SET_SECCOMP) refused the filter");
+        }
     }
+    Ok(())
 }
 
 /// Writes all of `bytes` to file descriptor `fd` with write(2), without
