@@ -16,6 +16,13 @@ fn main() {
     // inside the library (it is never called; rustc's version script keeps
     // it local). scripts/localize-staticlib.sh does the same for the archive.
     println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym=rust_eh_personality=0");
+    // The libc crate names musl's libc only for std's build, so a no_std
+    // shared library for musl would not record that it needs libc.so
+    // (musl's loader finds the symbols anyway, being libc itself; a
+    // `-Wl,--no-undefined` link or ldd would not). Name it.
+    if std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("musl") {
+        println!("cargo:rustc-cdylib-link-arg=-lc");
+    }
     let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
     let out_dir = std::env::var("OUT_DIR").expect("set by cargo");
     let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml");

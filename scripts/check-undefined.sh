@@ -6,8 +6,11 @@
 # symbols of each static archive or shared object given against that list,
 # and that a shared object needs no library but libc.
 #
-# Usage: scripts/check-undefined.sh LIB...
+# Usage: [RANDP_LIBC_SONAME=libc.so] scripts/check-undefined.sh LIB...
+# (libc's SONAME: libc.so.6 for glibc, the default; libc.so for musl.)
 set -eu
+
+libc_soname=${RANDP_LIBC_SONAME:-libc.so.6}
 
 allowed='__errno_location abort getauxval madvise memcpy memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific syscall write'
 # Weak references every shared object carries from crtbegin/crtend.
@@ -28,7 +31,7 @@ for lib in "$@"; do
 	case $lib in
 	*.so*)
 		needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-		[ "$needed" = "libc.so.6 " ] || { echo "check-undefined: $lib needs $needed, not only libc.so.6" >&2; status=1; }
+		[ "$needed" = "$libc_soname " ] || { echo "check-undefined: $lib needs $needed, not only $libc_soname" >&2; status=1; }
 		;;
 	esac
 	[ $status -eq 0 ] && echo "check-undefined: $lib needs only: $(echo $syms | tr '\n' ' ')"
