@@ -65,8 +65,19 @@
 
 #![no_std]
 
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
-compile_error!("randp supports Linux on x86_64 and aarch64 only (glibc; tested on Debian 12)");
+// The supported targets; mk/targets.mk lists the same (SUPPORTED_TARGETS),
+// and `make test-unsupported-targets` checks that other targets stop here
+// with this message. The README's Platforms section says what a port needs.
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_env = "gnu", target_env = "musl"),
+    any(target_arch = "x86_64", target_arch = "aarch64"),
+    target_pointer_width = "64"
+)))]
+compile_error!(
+    "randp supports only x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-unknown-linux-musl \
+     and aarch64-unknown-linux-musl (Linux with glibc >= 2.34 or musl); see the README's Platforms section"
+);
 
 #[cfg(feature = "internals")]
 extern crate alloc;
