@@ -63,9 +63,9 @@ pub fn load() -> Capi {
     }
 }
 
-/// The functions of build/<triple>/librandp.a, which exports only `randp_*`
-/// (its copy of randp's thread-local word and of everything else is local to
-/// it, so it does not meet this test binary's own randp).
+// The functions of build/<triple>/librandp.a, which exports only `randp_*`
+// (its copy of randp's thread-local word and of everything else is local to
+// it, so it does not meet this test binary's own randp).
 #[cfg(all(target_env = "musl", randp_capi_linked))]
 #[link(name = "randp", kind = "static")]
 unsafe extern "C" {
