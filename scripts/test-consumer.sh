@@ -15,10 +15,13 @@
 #      librandp.a or librandp.so (depending on randp builds no C library);
 #   5. the consumer's main is the README's Rust example (the first ```rust
 #      block under "## Rust"), which uses `randp::rand_core::Rng` with no
-#      rand_core dependency of its own; it runs.
+#      rand_core dependency of its own; it runs;
+#   6. the same crate builds offline for x86_64-unknown-linux-musl, as a
+#      static binary (no program interpreter), and that binary runs.
 #
 # Usage: scripts/test-consumer.sh (from anywhere; needs root or user
-# namespaces for unshare).
+# namespaces for unshare, and rustup's x86_64-unknown-linux-musl target:
+# make musl-tools).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,3 +104,14 @@ echo "test-consumer: randp was built as an rlib only"
 
 "$CARGO_TARGET_DIR/debug/randp-consumer" || fail "the README's Rust example failed when run"
 echo "test-consumer: the README's Rust example builds and runs in the consumer"
+
+# A static musl binary, as Rust command-line tools ship: built offline from
+# what `cargo fetch` downloaded, and run.
+musl=x86_64-unknown-linux-musl
+$unshare_net cargo build --offline --target $musl || fail "cargo build --offline --target $musl failed"
+bin=$CARGO_TARGET_DIR/$musl/debug/randp-consumer
+if readelf -lW "$bin" | grep -q INTERP; then
+	fail "the $musl build is dynamically linked: $(readelf -lW "$bin" | grep -A1 INTERP | tail -n 1)"
+fi
+"$bin" || fail "the README's Rust example built for $musl failed when run"
+echo "test-consumer: the README's Rust example builds offline for $musl, statically linked, and runs"
