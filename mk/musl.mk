@@ -150,6 +150,15 @@ MUSL_SEC_ARCHIVE := $(MUSL_SEC_X86)/librandp.a
 MUSL_SEC_SHARED := -L$(MUSL_SEC_X86) -lrandp -Wl,-rpath,$(abspath $(MUSL_SEC_X86))
 MUSL_SEC_SHARED_DEBUG := -L$(MUSL_SEC_X86)/debug -lrandp -Wl,-rpath,$(abspath $(MUSL_SEC_X86)/debug)
 
+# The handler test's control, whose handler mallocs instead of drawing, must
+# hang (exit 1, "deadlock"): musl's malloc is not glibc's, so this shows on
+# musl itself that the signals land inside malloc and that re-entering it
+# deadlocks, i.e. that an allocating draw would be caught. 10 s each.
+musl_malloc_control = out=$$($(1) --malloc-control 2>&1); rc=$$?; \
+	if [ $$rc -eq 1 ] && echo "$$out" | grep -q deadlock; then \
+		echo "test-musl-security: the control whose handler mallocs hangs, as it must ($(notdir $(1)))"; \
+	else echo "test-musl-security: the malloc control exited $$rc without a deadlock: the test cannot catch an allocating draw here: $$out" >&2; st=1; fi
+
 # x86_64 musl: every program of tests/c/security/ but the dlopen build, in
 # the links the glibc targets use (-static, shared, archive into a dynamic
 # program), plus --keys 120: musl keeps all PTHREAD_KEYS_MAX (128) key values
@@ -193,6 +202,7 @@ test-musl-security: staticlib-musl security-tools $(SEC_KEYSTREAM)
 	$$o/handler_first_draw_archive --keys 120 || st=1; \
 	$$o/handler_first_draw_shared --keys 40 || st=1; \
 	$$o/handler_first_draw_static --cold || st=1; \
+	$(call musl_malloc_control,$$o/handler_first_draw_archive); \
 	echo "== $(MUSL_X86): draws in every destructor round leak nothing"; \
 	for order in "" --test-key-first; do for first in "" --first-draw-in-destructor; do \
 		$$o/destructor_rounds $$order $$first || st=1; done; done; \
@@ -205,6 +215,7 @@ test-musl-security: staticlib-musl security-tools $(SEC_KEYSTREAM)
 	echo "== $(MUSL_ARM) under qemu-aarch64: a thread's first draw in a handler that interrupted malloc"; \
 	qemu-aarch64 $$a/handler_first_draw_archive --keys 120 || st=1; \
 	qemu-aarch64 $$a/handler_first_draw_static --cold --rounds 10 || st=1; \
+	$(call musl_malloc_control,qemu-aarch64 $$a/handler_first_draw_archive); \
 	echo "test-musl-security: not run: the dlopen builds (musl refuses to dlopen librandp.so: test-musl-c);" \
 		"under qemu-aarch64 the seccomp, closefrom, destructor and fork-in-handler programs (qemu-user refuses" \
 		"seccomp filters, has descriptors and memory of its own, and ignores MADV_WIPEONFORK, so no state exists to wipe or release)"; \

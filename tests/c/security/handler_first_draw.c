@@ -28,10 +28,15 @@
 //   - the control: linked with build/librandp.a, no extra keys: a setup in
 //     which the handler's first draw must also hold, and that shows that the
 //     harness alone (its malloc loop, signals and watchdog) does not hang.
+//   - `--malloc-control`: the handler calls malloc and free instead of
+//     drawing; it must hang (exit 1), which shows that the signals do land
+//     inside malloc and that this C library's malloc deadlocks when re-entered
+//     from a handler, so a draw that allocated would be caught. (musl's
+//     malloc is not glibc's: mk/musl.mk runs this control there.)
 //
-// Usage: handler_first_draw [LIBRARY] [--keys N] [--cold] [--rounds R]
-// [--workers W]. Exit 0: every handler returned; 1: one hung or drew a bad
-// value; 2: set-up failed; 3: the global watchdog fired.
+// Usage: handler_first_draw [LIBRARY] [--keys N] [--cold] [--malloc-control]
+// [--rounds R] [--workers W]. Exit 0: every handler returned; 1: one hung or
+// drew a bad value; 2: set-up failed; 3: the global watchdog fired.
 
 #define _GNU_SOURCE
 #include "check.h"
@@ -52,6 +57,7 @@ struct options {
 	const char *library;
 	int keys, rounds, workers;
 	bool cold;
+	bool malloc_control;
 };
 
 struct worker {
@@ -96,6 +102,18 @@ static void *allocate_forever(void *arg)
 		free((void *)p);
 	}
 	return NULL;
+}
+
+// The control's "draw": allocates (as a draw must not), then returns a
+// value distinct from every other worker's, so that the value checks pass.
+static uint64_t allocate_in_handler(void)
+{
+	static _Thread_local uint64_t count;
+	volatile char *p = malloc(100);
+	if (p)
+		p[0] = 1;
+	free((void *)p);
+	return ((uint64_t)(my_worker + 2) << 32) + ++count;
 }
 
 static double now(void)
@@ -184,6 +202,8 @@ static void parse(int argc, char **argv)
 			opt.workers = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--cold"))
 			opt.cold = true;
+		else if (!strcmp(argv[i], "--malloc-control"))
+			opt.malloc_control = true;
 		else if (argv[i][0] != '-' && !opt.library)
 			opt.library = argv[i];
 		else
@@ -207,6 +227,8 @@ int main(int argc, char **argv)
 	SETUP(opt.library == NULL, "linked with randp: no library argument");
 	draw = randp_u64;
 #endif
+	if (opt.malloc_control)
+		draw = allocate_in_handler;
 	static pthread_key_t keys[MAX_KEYS];
 	for (int i = 0; i < opt.keys; i++)
 		SETUP(pthread_key_create(&keys[i], NULL) == 0, "pthread_key_create #%d", i);
@@ -220,9 +242,10 @@ int main(int argc, char **argv)
 	SETUP(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
 	watchdog((unsigned)(opt.rounds * (HANG_SECONDS + 5) + 60), "handler_first_draw as a whole");
 
-	snprintf(setup, sizeof setup, "%s: %s, %d pthread keys made first, %s", program_name(argv[0]),
+	snprintf(setup, sizeof setup, "%s: %s, %d pthread keys made first, %s%s", program_name(argv[0]),
 	         opt.library ? "dlopen" : "linked", opt.keys,
-	         opt.cold ? "no draw before the handlers" : "main drew first");
+	         opt.cold ? "no draw before the handlers" : "main drew first",
+	         opt.malloc_control ? ", the handler mallocs instead of drawing (control)" : "");
 	double start = now();
 	for (current_round = 0; current_round < opt.rounds; current_round++) {
 		if (!opt.cold) {
