@@ -177,8 +177,11 @@ func (r *report) cTables() {
 	r.p("rdrand32 and rdseed32 wrap `_rdrand32_step` and `_rdseed32_step`, retried until they succeed, as planet36/randp's do; randp uses neither. ")
 	r.p("Rows without a word call (the vDSO, OpenSSL) fill 4 or 8 bytes per call, as their users write it.\n\n")
 	var bars []series
+	u32Labels := map[string]string{"randp": "randp_u32", "planet36": "planet36/randp randp_u32", "getrandom_vdso": "getrandom vDSO, 4 B",
+		"arc4random_libbsd": "libbsd arc4random", "arc4random_glibc": "glibc " + r.glibcVersion() + " arc4random", "openssl": "OpenSSL RAND_bytes, 4 B",
+		"rdrand32": "RDRAND, 32 bits", "rdseed32": "RDSEED, 32 bits"}
 	for i, k := range []string{"randp", "planet36", "getrandom_vdso", "arc4random_libbsd", "arc4random_glibc", "openssl", "rdrand32", "rdseed32"} {
-		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: cShort[k] + or(map[string]string{"rdrand32": "RDRAND 32", "rdseed32": "RDSEED 32"}[k], ""), s: c.get("u32/" + k)}}})
+		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: u32Labels[k], s: c.get("u32/" + k)}}})
 	}
 	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
