@@ -276,9 +276,11 @@ func boldRatio(v string) string {
 	return v
 }
 
-// lossList is every comparison of the report in which randp is slower.
+// lossList is every comparison of the report in which randp is slower,
+// after the call sizes at which randp wins or loses against planet36/randp.
 func (r *report) lossList() {
 	r.p("## %s\n\n", hLosses)
+	r.fillVerdicts()
 	if len(r.losses) == 0 {
 		r.p("In this run on the %s, randp is significantly slower in no comparison of this report.\n\n", r.cpuName())
 		return
@@ -294,6 +296,45 @@ func (r *report) lossList() {
 		t.row(link(l.what, l.heading), "**"+l.verdict+"**")
 	}
 	r.p("%s\n", t)
+}
+
+// fillVerdicts groups the C fill sizes 16 B .. 1 MiB by randp's verdict
+// against planet36/randp.
+func (r *report) fillVerdicts() {
+	if r.res.peers["planet36-randp"] != "" {
+		return
+	}
+	groups := map[string][]string{}
+	for n := 16.0; n <= 1<<20; n *= 2 {
+		name := "fill_" + sizeName(n) + "/"
+		v := compare(r.res.c.get(name+"randp"), r.res.c.get(name+"planet36"))
+		switch {
+		case v == "":
+			continue
+		case strings.HasSuffix(v, "slower"):
+			v = "slower"
+		case strings.HasSuffix(v, "faster"):
+			v = "faster"
+		default:
+			v = "no significant difference"
+		}
+		cell := fmtBytes(n)
+		if f, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {
+			cell += fmt.Sprintf(" (%d of %d)", f, of)
+		}
+		groups[v] = append(groups[v], cell)
+	}
+	if len(groups) == 0 {
+		return
+	}
+	r.p("C fill against planet36/randp (3 AES rounds) by call size, on the %s; in parentheses, the processes in which randp was the faster:\n\n", r.cpuName())
+	for _, v := range []string{"slower", "no significant difference", "faster"} {
+		if len(groups[v]) > 0 {
+			label := map[string]string{"slower": "**slower**", "faster": "faster", "no significant difference": "no significant difference"}[v]
+			r.p("- %s: %s\n", label, strings.Join(groups[v], ", "))
+		}
+	}
+	r.p("\n")
 }
 
 // costs is what a user takes on with randp, beside the speed.

@@ -271,6 +271,16 @@ func (r *report) rdrandTable() {
 	t.row("one 64-bit RDRAND / a whole 64 B getrandom system call", ratio(rd64, sys64), "")
 	t.row("one 32-bit RDRAND / one `randp_u32`", ratio(rd32, ru32), "")
 	r.p("%s\n", t)
+	var bars []series
+	for i, b := range []struct {
+		label string
+		s     stat
+	}{{"RDRAND, 64 bits", rd64}, {"RDRAND, 32 bits", rd32}, {"getrandom syscall, 64 B", sys64}, {"getrandom vDSO, 64 B", vdso64},
+		{"randp_bytes, 64 B", randp64}, {"randp_u32", ru32}} {
+		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: b.label, s: b.s}}})
+	}
+	svg, err := barChart("RDRAND against a getrandom extraction and randp (seed 004's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
+	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
 	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
 }
 

@@ -314,6 +314,7 @@ func TestReportFromResults(t *testing.T) {
 		"## " + hCost,
 		"A pure-Go path: this tree's Go module has no pure-Go path.",
 		"Every number is the median of 10 samples, each from its own process",
+		"- **slower**: 512 B (0 of 10)\n- faster: 16 B (10 of 10), 32 B (10 of 10)",
 	} {
 		if !strings.Contains(first, want) {
 			t.Errorf("first screen lacks %q", want)
@@ -350,7 +351,7 @@ func TestReportFromResults(t *testing.T) {
 	if strings.Contains(md, "criterion's bootstrap") {
 		t.Error("the report still describes a second interval method")
 	}
-	for _, name := range []string{"c-fill-by-size.svg", "go-read-dcrd-sizes.svg", "go-read-by-size.svg", "go-sources.svg", "c-u32.svg"} {
+	for _, name := range []string{"c-fill-by-size.svg", "go-read-dcrd-sizes.svg", "go-read-by-size.svg", "go-sources.svg", "c-u32.svg", "rdrand.svg"} {
 		svg, ok := r.charts[name]
 		if !ok {
 			t.Errorf("chart %s missing (errors: %v)", name, r.chartErrs)
