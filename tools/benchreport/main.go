@@ -50,17 +50,12 @@ func main() {
 			fatal(err)
 		}
 		return
-	case *mergeC != "":
-		b, err := mergeCPasses(at(*mergeC))
-		if err != nil {
-			fatal(err)
+	case *mergeC != "" || *mergeFrom != "":
+		merge, from := mergeCPasses, *mergeC
+		if *mergeFrom != "" {
+			merge, from = mergeCriterion, *mergeFrom
 		}
-		if err := os.WriteFile(at(*mergeTo), b, 0o644); err != nil {
-			fatal(err)
-		}
-		return
-	case *mergeFrom != "":
-		b, err := mergeCriterion(at(*mergeFrom))
+		b, err := merge(at(from))
 		if err != nil {
 			fatal(err)
 		}
