@@ -105,3 +105,11 @@ func splitProcs(full string) (string, string) {
 	}
 	return full[:i], full[i:]
 }
+
+// implementation is what the binary's "randp-implementation" line said, or "".
+func (s *goSet) implementation() string {
+	if s == nil {
+		return ""
+	}
+	return s.config["randp-implementation"]
+}

@@ -367,7 +367,9 @@ func (r *report) method() {
 		or(run["cpu_flags"], "?"), or(run["backend_flags"], "?"), or(run["backend"], "?"))
 	r.p("- %s; %s (`%s`)\n", or(run["kernel"], "kernel ?"), or(run["libc"], "libc ?"), or(run["glibc"], "?"))
 	r.p("- Rust: %s; cargo bench profile: %s\n", or(run["rustc"], "rustc ?"), or(run["cargo_bench_profile"], "not recorded"))
-	r.p("- Go: %s (`go env GOVERSION`); %s (benches/go)\n", or(run["go"], "?"), or(run["xsys"], "golang.org/x/sys ?"))
+	r.p("- Go: %s (`go env GOVERSION`); %s (benches/go); the default build's binary reports randp.Implementation() = %s; the pure-Go build: %s\n",
+		or(run["go"], "?"), or(run["xsys"], "golang.org/x/sys ?"), or(quoted(r.res.goRandp.implementation()), "nothing (this tree has no randp.Implementation)"),
+		or(r.res.puregoStatus, "?"))
 	r.p("- C: %s; C++: %s; Google Benchmark: %s, the library reports build type \"%s\" (Debian builds it without NDEBUG; the timing loop ", or(run["compiler"], "?"),
 		or(run["cxx"], "?"), or(run["gbench"], "?"), or(r.res.c.buildType(), "?"))
 	r.p("is inlined into benches/c/bench_c.cc, built with -O2); %s; %s (%s)\n", or(run["libbsd"], "libbsd ?"), or(r.res.ceil.OpenSSLVersion, "openssl ?"), or(run["openssl_pkg"], "?"))
@@ -412,4 +414,11 @@ func syscallSummary(out string) string {
 		return "**not verified in this run** (benches/go's seccomp test did not pass or did not run)."
 	}
 	return "verified in this run by benches/go's seccomp test: " + strings.Join(lines, "; ") + "."
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf("%q", s)
 }

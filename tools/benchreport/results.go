@@ -123,12 +123,7 @@ func (r *results) peerNote(peer string) string {
 
 // implementation is what the pure-Go binary says it ran ("purego", "cgo"),
 // or "" when it did not say.
-func (r *results) puregoImplementation() string {
-	if r.goPurego == nil {
-		return ""
-	}
-	return r.goPurego.config["randp-implementation"]
-}
+func (r *results) puregoImplementation() string { return r.goPurego.implementation() }
 
 // purego is the pure-Go binary's results when they are pure-Go numbers:
 // the binary was built and says that it ran the pure-Go implementation.
