@@ -73,9 +73,6 @@ func (r *report) bars12(vaes bool) []bar {
 		ksTarget, ksMin = "≥ 1.8× (VAES)", 1.8
 	}
 	bars = append(bars, ratioBar("Raw AES-256-CTR keystream (randp's engine) / `openssl speed -evp aes-256-ctr`, throughput", res.ceil.OpenSSL(), ks, ksTarget, ge(ksMin)))
-	if name, w := res.ceil.widest(); w.ok() {
-		bars = append(bars, ratioBar("Raw keystream / the widest 14-round aes-ceiling loop ("+name+"), throughput", w, ks, "≥ 0.9×", ge(0.9)))
-	}
 	bars = append(bars, ratioBar("Rust `fill_bytes` 1 MiB / raw keystream, throughput", ks, cr.get("fill_1MiB", "randp_bytes").Time, "≥ 0.9×", ge(0.9)))
 	bars = append(bars, ratioBar("Rust `randp::u64` / rand `ThreadRng` `next_u64`, time", cr.get("u64", "randp_u64").Time, cr.get("u64", "rand_ThreadRng").Time, "≤ 0.8×", le(0.8)))
 	bars = append(bars, r.nsBar("C ABI `randp_u64`, linked statically", "u64/randp", "randp", 3))

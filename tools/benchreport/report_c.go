@@ -1,9 +1,18 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// cLabel names a C contestant.
-func (r *report) cLabel(key string) string {
+// cLabel names a C contestant in a table of the given group ("fill",
+// "u32", "u64", "lt_u32"): the call its users make for that work.
+func (r *report) cLabel(group, key string) string {
+	fn := map[string]string{"fill": "arc4random_buf", "u32": "arc4random", "u64": "arc4random_buf", "lt_u32": "arc4random_uniform"}[group]
+	per := ""
+	if group == "u64" {
+		per = ", 8 B per call"
+	}
 	switch key {
 	case "randp":
 		return "**randp** (`randp_*`)"
@@ -12,9 +21,9 @@ func (r *report) cLabel(key string) string {
 	case "planet36":
 		return "planet36/randp (3 AES rounds)"
 	case "arc4random_glibc":
-		return r.glibcLabel("arc4random")
+		return r.glibcLabel(fn) + per
 	case "arc4random_libbsd":
-		return "libbsd " + or(r.res.run["libbsd"], "") + " arc4random (userspace ChaCha20)"
+		return "libbsd " + r.libbsdVersion() + " `" + fn + "` (userspace ChaCha20)" + per
 	case "openssl":
 		return "OpenSSL `RAND_bytes`"
 	case "getentropy":
@@ -31,6 +40,11 @@ func (r *report) cLabel(key string) string {
 		return "`_rdseed32_step` (retried)"
 	}
 	return key
+}
+
+// libbsdVersion is the run's libbsd version ("0.11.7-2"), or "".
+func (r *report) libbsdVersion() string {
+	return strings.TrimPrefix(r.res.run["libbsd"], "libbsd0 ")
 }
 
 // shortLabel is a contestant's name in a chart legend or a column head.
@@ -94,7 +108,12 @@ func (r *report) cTables() {
 	r.p("cannot decide a row: the column \"processes\" counts the processes in which randp was the faster of the two.\n\n")
 	head := []string{"Size"}
 	for _, k := range cFillKeys {
-		head = append(head, cShort[k])
+		h := cShort[k]
+		if (k == "arc4random_glibc" || k == "getentropy") && r.glibcVersion() != "" {
+			h = strings.Replace(h, "glibc ", "", 1)
+			h = "glibc " + r.glibcVersion() + " " + h
+		}
+		head = append(head, h)
 	}
 	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
 	var lines []series
@@ -144,14 +163,7 @@ func (r *report) cTables() {
 		t := &table{head: head}
 		for _, k := range []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl", "getentropy", "getrandom_vdso", "getrandom_syscall"} {
 			s := c.get("fill_" + sizeName(sz) + "/" + k)
-			label := r.cLabel(k)
-			switch k {
-			case "arc4random_glibc":
-				label = r.glibcLabel("arc4random_buf")
-			case "arc4random_libbsd":
-				label = "libbsd " + or(r.res.run["libbsd"], "") + " `arc4random_buf` (userspace ChaCha20)"
-			}
-			cells := []string{label, notMeasured(r.cWhy(k)), "", ""}
+			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
 			if s.ok() {
 				cells[1], cells[2] = fill4GiB(s, sz), gbps(s, sz)
 				if k != "randp" {
@@ -316,7 +328,7 @@ func (r *report) cWordTable(group string, keys []string, refKeys map[string]stri
 	t := &table{head: head}
 	for _, k := range keys {
 		s := c.get(group + "/" + k)
-		cells := []string{r.cLabel(k), timeCell(s, r.cWhy(k)), ""}
+		cells := []string{r.cLabel(group, k), timeCell(s, r.cWhy(k)), ""}
 		if k != "randp" && s.ok() {
 			cells[2] = r.vs(anchorFor(group), "C "+group+": "+cShortOr(k), base, s)
 		}

@@ -342,6 +342,8 @@ func TestReportFromResults(t *testing.T) {
 		"Not measured in this run: this tree's Go module has no pure-Go path",
 		"the benchmark's own thread accounts for about 1.0",
 		"14-round CTR zmm VAES512 x8",
+		"| glibc 2.36 `arc4random_uniform` (a getrandom system call per call; glibc ≥ 2.41 uses the vDSO) |",
+		"| glibc 2.36 arc4random_buf | libbsd arc4random_buf |",
 		"verified in this run by benches/go's seccomp test",
 		"the default build's binary reports randp.Implementation() = \"cgo\"",
 	} {
