@@ -200,7 +200,7 @@ func (r *report) goReadTables() {
 	t := &table{head: append(head, "randp.Read vs crypto/rand.Read", "randp.Read vs pure-Go AES-CTR")}
 	var lines []series
 	for i, c := range cols {
-		s := series{legend: strings.Trim(c.head, "*`"), color: palette[i%len(palette)]}
+		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.head), color: palette[i%len(palette)]}
 		for _, sz := range goReadSizes {
 			s.points = append(s.points, chartPoint{x: sz.bytes, s: c.set.get(c.prefix + "/" + sz.name)})
 		}

@@ -62,8 +62,8 @@ func logRange(lo, hi float64) (float64, float64) {
 // GB/s from the x bytes) against x = bytes per call, both logarithmic.
 func lineChart(title, stamp, ylabel string, rate bool, lines []series) (string, error) {
 	const (
-		w, h                 = 860.0, 480.0
-		left, right, top, bt = 80.0, 280.0, 60.0, 50.0
+		w, h                 = 900.0, 480.0
+		left, right, top, bt = 80.0, 300.0, 60.0, 50.0
 	)
 	pw, ph := w-left-right, h-top-bt
 	val := func(p chartPoint, v float64) float64 {
