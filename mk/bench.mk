@@ -106,7 +106,7 @@ GO_PEERS_MOD  := $(BENCH_BIN)/peers.mod
 # randp.Implementation exists: the binaries print which implementation ran.
 GO_IMPL_TAG   := $(if $(shell grep -l '^func Implementation()' go/*.go 2>/dev/null),randp_bench_impl)
 # What the pure-Go binary runs each pass: the rows the report shows for it.
-GO_PUREGO_FILTER := ^(V2Uint64|RandpRead|StdlibRead|AESCTRRead|ChaCha8Read|Uint64|ParallelUint64|ParallelRead32|ReadSweep|RandpBufRand|MathRand|ReadRandp)$$
+GO_PUREGO_FILTER := ^Benchmark(V2Uint64|RandpRead|StdlibRead|AESCTRRead|ChaCha8Read|Uint64|ParallelUint64|ParallelRead32|ReadSweep|RandpBufRand|MathRand|ReadRandp)$$
 
 .PHONY: bench bench-quick bench-run bench-measure bench-passes bench-sweeps bench-syscall-check \
 	bench-deps bench-peers bench-c-build bench-go-build bench-rust-build bench-ceiling-build bench-collect bench-report \
