@@ -113,16 +113,8 @@ func (r *results) loadPeers(path string) error {
 	return sc.Err()
 }
 
-// peerNote is the cell of a peer's row that was not measured.
-func (r *results) peerNote(peer string) string {
-	if why := r.peers[peer]; why != "" {
-		return "not measured: " + why
-	}
-	return "not measured"
-}
-
-// implementation is what the pure-Go binary says it ran ("purego", "cgo"),
-// or "" when it did not say.
+// puregoImplementation is what the pure-Go binary says it ran ("purego",
+// "cgo"), or "" when it did not say.
 func (r *results) puregoImplementation() string { return r.goPurego.implementation() }
 
 // purego is the pure-Go binary's results when they are pure-Go numbers:
