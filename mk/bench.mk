@@ -152,7 +152,8 @@ bench-passes:
 # the seccomp test of benches/go checks it on this machine before measuring.
 bench-syscall-check:
 	@mkdir -p $(BENCH_DIR)
-	$(BENCH_BIN)/peers.test -test.run '^TestGetrandomReadMakesASystemCall$$' -test.v | tee $(BENCH_DIR)/syscall-check.txt
+	$(BENCH_BIN)/peers.test -test.run '^TestGetrandomReadMakesASystemCall$$' -test.v >$(BENCH_DIR)/syscall-check.txt; \
+		status=$$?; cat $(BENCH_DIR)/syscall-check.txt; exit $$status
 
 bench-collect:
 	rm -rf $(BENCH_RESULTS)
