@@ -162,3 +162,17 @@ fn portable_ctr_matches_sp800_38a_f55() {
     ctr::Ctr128BE::<Aes256>::new(&key.into(), &counter.into()).apply_keystream(&mut data);
     assert_eq!(data, expected);
 }
+
+/// Once a key has been made, the backend is fixed: switching from the
+/// portable backend (which keeps two round keys) to an x86 one would run AES
+/// with 13 zero round keys.
+#[cfg(feature = "internals")]
+#[test]
+fn force_is_refused_once_a_key_exists() {
+    let _ = crate::u64();
+    let current = backend();
+    for b in Backend::ALL.into_iter().filter(|b| b.supported()) {
+        assert_eq!(force(b), b == current, "force({b:?}) after a draw, backend {current:?}");
+    }
+    assert_eq!(backend(), current);
+}
