@@ -8,31 +8,19 @@
 // OS for the tests, not part of randp: on Windows 10 and later the system's
 // own bcryptprimitives.dll is loaded.
 //
-// For the tests of randp's abort path, RANDP_TEST_PROCESSPRNG_FAIL=N makes
-// every call after the first N return FALSE, as a failing ProcessPrng would
-// (N = 0: every call). The real one is documented never to fail on Windows
-// 10 and later; wine's own can.
+// For the tests of randp's abort path (tests/entropy_failure_windows.rs),
+// every call returns FALSE, as a failing ProcessPrng would, while the
+// process's environment has RANDP_TEST_PROCESSPRNG_FAIL (the test sets it
+// after the seeds it wants to succeed). The real ProcessPrng is documented
+// never to fail on Windows 10 and later; wine's own can.
 
 #include <windows.h>
 #include <bcrypt.h>
-#include <stdlib.h>
-
-static LONG calls;
-
-static LONG fail_after(void)
-{
-	char value[32];
-	DWORD n = GetEnvironmentVariableA("RANDP_TEST_PROCESSPRNG_FAIL", value, sizeof value);
-	if (n == 0 || n >= sizeof value)
-		return -1;
-	return atol(value);
-}
 
 __declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len)
 {
-	LONG limit = fail_after();
-	LONG call = InterlockedIncrement(&calls);
-	if (limit >= 0 && call > limit)
+	char value[8];
+	if (GetEnvironmentVariableA("RANDP_TEST_PROCESSPRNG_FAIL", value, sizeof value) > 0)
 		return FALSE;
 	while (len > 0) {
 		ULONG chunk = len > 0x40000000 ? 0x40000000 : (ULONG)len;
