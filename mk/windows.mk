@@ -4,6 +4,7 @@
 #
 #   make windows-tools        install mingw-w64 and wine (apt-get) and the Rust target, when missing
 #   make windows-prefix       the wine prefix build/windows/wine, with the stand-in bcryptprimitives.dll
+#   make build/windows/bcryptprimitives.dll  the stand-in itself (tests/windows/bcryptprimitives.c)
 #   make build-windows        build/windows/: randp.dll, librandp.dll.a, librandp.a (and randp-cat.exe in target/)
 #   make test-windows         every Windows suite below
 #   make test-windows-rust    the Rust tests that apply to Windows, release and debug, under wine
@@ -102,6 +103,3 @@ test-windows-c: build-windows windows-prefix
 			echo "test-windows-c: $$p does not load randp.dll" >&2; exit 1; }; done
 	cd $(WIN_BUILD) && for p in test_randp_static test_randp_dll thread_exit_static thread_exit_dll \
 		thread_exit_loadlibrary; do echo "== $$p.exe (wine)"; $(WIN_ENV) $(WINE) $$p.exe || exit 1; done
-
-test-consumer-windows: windows-tools windows-prefix
-	WINE="$(WINE)" WINEPREFIX=$(WIN_PREFIX) scripts/test-consumer-windows.sh
