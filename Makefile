@@ -35,6 +35,7 @@ include mk/rust.mk
 -include mk/security.mk
 -include mk/musl.mk
 -include mk/targets.mk
+-include mk/windows.mk
 
 test: build $(TEST_TARGETS)
 	@echo "make test: all suites passed"

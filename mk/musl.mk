@@ -19,7 +19,7 @@
 # targets), in which dlopen does not exist; tests/support/capi.rs links
 # build/<triple>/librandp.a there instead (--cfg randp_capi_linked). musl's
 # loader refuses to dlopen a library with initial-exec TLS, which
-# librandp.so has (src/tls.rs): "Error relocating ...: initial-exec TLS
+# librandp.so has (src/os/linux/tls.rs): "Error relocating ...: initial-exec TLS
 # resolves to dynamic definition" (musl's ldso/dynlink.c, do_relocs, for a
 # library loaded after startup); test-musl-c checks that it still does.
 #

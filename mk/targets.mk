@@ -7,7 +7,8 @@
 #   make test-unsupported-targets  cargo check fails on macOS, FreeBSD and riscv64 Linux with randp's compile_error!
 
 # src/lib.rs's compile_error! must name each of these.
-SUPPORTED_TARGETS := x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl
+SUPPORTED_TARGETS := x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
+	x86_64-pc-windows-gnu
 # One target of each kind randp refuses: another OS with the same CPUs
 # (macOS, FreeBSD) and Linux on another CPU.
 UNSUPPORTED_PROBES := x86_64-apple-darwin x86_64-unknown-freebsd riscv64gc-unknown-linux-gnu

@@ -17,11 +17,15 @@
 #      block under "## Rust"), which uses `randp::rand_core::Rng` with no
 #      rand_core dependency of its own; it runs;
 #   6. the same crate builds offline for x86_64-unknown-linux-musl, as a
-#      static binary (no program interpreter), and that binary runs.
+#      static binary (no program interpreter), and that binary runs;
+#   7. it builds offline for x86_64-pc-windows-gnu (mingw-w64), and the .exe
+#      runs under wine.
 #
-# Usage: scripts/test-consumer.sh (from anywhere; needs root or user
-# namespaces for unshare, and rustup's x86_64-unknown-linux-musl target:
-# make musl-tools).
+# Usage: WINE=... WINEPREFIX=... scripts/test-consumer.sh (from anywhere;
+# needs root or user namespaces for unshare, rustup's
+# x86_64-unknown-linux-musl target for step 6, and for step 7 the Windows
+# target, mingw-w64 and the wine prefix of `make windows-prefix`;
+# `make test-consumer` sees to all of them).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -115,3 +119,14 @@ if readelf -lW "$bin" | grep -q INTERP; then
 fi
 "$bin" || fail "the README's Rust example built for $musl failed when run"
 echo "test-consumer: the README's Rust example builds offline for $musl, statically linked, and runs"
+
+# Windows: built offline from what `cargo fetch` downloaded (it fetches for
+# every platform), and run under wine.
+win=x86_64-pc-windows-gnu
+: "${WINE:?set WINE and WINEPREFIX (make test-consumer does)}"
+$unshare_net cargo build --offline --target $win || fail "cargo build --offline --target $win failed"
+[ -z "$(find "$CARGO_TARGET_DIR/$win" -name 'randp*.dll' -o -name 'librandp*.a')" ] ||
+	fail "depending on randp built a C library for $win"
+WINEDEBUG=-all "$WINE" "$CARGO_TARGET_DIR/$win/debug/randp-consumer.exe" ||
+	fail "the README's Rust example built for $win failed under wine"
+echo "test-consumer: the README's Rust example builds offline for $win and runs under wine"

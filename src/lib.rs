@@ -13,26 +13,28 @@
 //! ```
 //!
 //! # Construction
-//! Each thread keeps an AES-256 key schedule and a 3.5 KiB buffer of
+//! Each thread keeps an AES-256 key schedule and a 3,520-byte buffer of
 //! keystream, together in one page of memory of its own. A refill runs
 //! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
-//! the next key, whose schedule is expanded over the old one in place, and the
-//! rest fill the buffer. Bytes are zeroed in the buffer as they are handed out.
-//! Requests of a whole buffer or more are written straight into the caller's
-//! memory, up to 1 MiB per key. After every 1 MiB of a thread's output, 32
-//! fresh bytes from getrandom(2) are mixed into the key. On x86_64 the
-//! keystream comes from kernels on the CPU's AES instructions (VAES-512,
+//! the next key, whose schedule replaces the old one (which is zeroed), and
+//! the rest fill the buffer. Bytes are zeroed in the buffer as they are
+//! handed out. Requests of 2 KiB or more are written straight into the
+//! caller's memory, up to 1 MiB per key. After every 1 MiB of a thread's
+//! output, 32 fresh bytes from getrandom(2) are mixed into the key. On x86_64
+//! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
-//! every key in the state or in registers, never on the stack; elsewhere from
-//! the `aes` crate. No RDRAND or RDSEED is used anywhere.
+//! every key in the state or in registers, never on the stack, and run as
+//! restartable sequences, so that a signal that interrupts one leaves no key
+//! in its signal frame; elsewhere from the `aes` crate, with signals blocked.
+//! No RDRAND or RDSEED is used anywhere.
 //!
 //! # Security
 //! Protected: outputs before a compromise of the state (the key that made
-//! them is gone, from the state and from the stack); a thread's outputs from
-//! every other thread's; a forked child's from its parent's; a signal
-//! handler's from the call it interrupted; anything from an unseeded state
-//! (the first output of every thread and every forked child comes after an OS
-//! seed). Not protected: outputs after a compromise until the next reseed; a
+//! them is gone, from the state, from the stack and from signal frames); a
+//! thread's outputs from every other thread's; a forked child's from its
+//! parent's; a signal handler's from the call it interrupted; anything from
+//! an unseeded state (the first output of every thread and every forked
+//! child comes after an OS seed). Not protected: outputs after a compromise until the next reseed; a
 //! virtual machine snapshot restored between reseeds (both copies produce the
 //! same bytes until they reseed).
 //!
@@ -68,15 +70,19 @@
 // The supported targets; mk/targets.mk lists the same (SUPPORTED_TARGETS),
 // and `make test-unsupported-targets` checks that other targets stop here
 // with this message. The README's Platforms section says what a port needs.
-#[cfg(not(all(
-    target_os = "linux",
-    any(target_env = "gnu", target_env = "musl"),
-    any(target_arch = "x86_64", target_arch = "aarch64"),
-    target_pointer_width = "64"
+#[cfg(not(any(
+    all(
+        target_os = "linux",
+        any(target_env = "gnu", target_env = "musl"),
+        any(target_arch = "x86_64", target_arch = "aarch64"),
+        target_pointer_width = "64"
+    ),
+    all(windows, target_arch = "x86_64", target_env = "gnu")
 )))]
 compile_error!(
-    "randp supports only x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-unknown-linux-musl \
-     and aarch64-unknown-linux-musl (Linux with glibc >= 2.34 or musl); see the README's Platforms section"
+    "randp supports only x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, x86_64-unknown-linux-musl, \
+     aarch64-unknown-linux-musl and x86_64-pc-windows-gnu (Linux with glibc >= 2.34 or musl; Windows \
+     tested under wine); see the README's Platforms section"
 );
 
 #[cfg(feature = "internals")]
@@ -89,14 +95,22 @@ mod draw;
 mod entropy;
 mod generator;
 mod keystream;
+mod os;
 mod rng;
-mod state_memory;
 mod thread_state;
-mod tls;
 
 pub use draw::{fill_bytes, keystream_backend, lt_u32, lt_u64, u8, u16, u32, u64, uses_userspace_generator};
 pub use rand_core;
 pub use rng::Randp;
+
+/// Writes `msg` to stderr and ends the process, as randp does when the OS
+/// entropy source fails (Linux: one write(2), then abort(3); Windows: one
+/// WriteFile, then `__fastfail`). For randp's C library (its panic handler
+/// and its NULL-buffer check); not part of the API.
+#[doc(hidden)]
+pub fn __abort_with_message(msg: &[u8]) -> ! {
+    entropy::fatal(msg)
+}
 
 /// The generator core with a chosen buffer size and reseed interval, the
 /// keystream backends, and views into the thread's state, for benchmarks,
@@ -115,17 +129,58 @@ pub mod internals {
     }
 
     /// Copies this thread's 15 AES-256 round keys (the current key is the
-    /// first two; the portable backend keeps only those) into `dst`, without
-    /// a copy on the stack, and returns false if this thread has no userspace
-    /// state.
+    /// first two; the portable backend keeps only those) into `dst`, and
+    /// returns false if this thread has no userspace state. The copy is made
+    /// with signals blocked and the vector registers are zeroed after it, so
+    /// that it leaves the keys neither on the stack nor in a signal frame.
     pub fn copy_thread_round_keys(dst: &mut [[u8; 16]; 15]) -> bool {
-        crate::thread_state::with_schedule(|s| dst.copy_from_slice(&s.0)).is_some()
+        crate::keystream::out_of_signal_frames(|| {
+            crate::thread_state::with_schedule(|s| dst.copy_from_slice(s.current())).is_some()
+        })
     }
 
     /// Copies this thread's whole state page into `dst` (4096 bytes), and
-    /// returns false if this thread has no userspace state.
+    /// returns false if this thread has no userspace state; made as
+    /// [`copy_thread_round_keys`] makes its copy.
     pub fn copy_thread_state(dst: &mut [u8]) -> bool {
-        crate::thread_state::copy_state(dst)
+        crate::keystream::out_of_signal_frames(|| crate::thread_state::copy_state(dst))
+    }
+
+    /// How this thread's keystream calls keep keys out of signal frames:
+    /// `"rseq"` (restartable sequences: interrupted calls are wiped after and
+    /// resumed), `"blocked signals"` (no rseq area registered for the thread,
+    /// or the portable backend), or `"off"` (the tests' control).
+    pub fn signal_frame_protection() -> &'static str {
+        crate::keystream::signal_frame_protection()
+    }
+
+    /// How many times a keystream call of this process was interrupted (by
+    /// a signal or a preemption) inside its restartable sequence, and
+    /// resumed after wiping what the interruption may have left.
+    pub fn signal_frame_aborts() -> usize {
+        crate::keystream::signal_frame_aborts()
+    }
+
+    /// The 15 AES-256 round keys of `key`, expanded by the AES-NI key
+    /// expansion the x86_64 backends use (`None` without AES-NI), for the
+    /// tests that look for every round key of past keys in memory.
+    pub fn round_keys_of(key: &[u8; 32]) -> Option<[[u8; 16]; 15]> {
+        if !Backend::AesNi.supported() {
+            return None;
+        }
+        let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
+        // SAFETY: `ks` is a valid zeroed schedule, `key` 32 readable bytes,
+        // and the CPU runs the AES-NI backend.
+        unsafe { crate::keystream::mix_with(Backend::AesNi, &mut *ks, key) };
+        Some(*ks.current())
+    }
+
+    /// Switches off (`true`) or back on the protection that keeps keys out
+    /// of signal frames (restartable sequences, or signals blocked around
+    /// the keystream), for the control of the tests that show it is needed.
+    /// Never call it outside such a test.
+    pub fn set_signal_frame_protection_off(off: bool) {
+        crate::keystream::set_signal_frame_protection_off(off)
     }
 
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key
@@ -137,7 +192,7 @@ pub mod internals {
         /// A keystream under 32 fresh bytes from the OS.
         #[allow(clippy::new_without_default)]
         pub fn new() -> Self {
-            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule([[0; 16]; 15]));
+            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
             let mut seed = [0u8; 32];
             crate::entropy::os_fill(&mut seed);
             // SAFETY: `ks` is a valid (zeroed) schedule and `seed` 32 readable bytes.
@@ -155,14 +210,11 @@ pub mod internals {
         }
     }
 
-    /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"`
-    /// or `"wipeonfork"` (`None` before the first state is mapped).
+    /// How the state pages are mapped: on Linux `"droppable"`,
+    /// `"wipeonfork+mlock"` or `"wipeonfork"`, on Windows
+    /// `"virtualalloc+lock"` or `"virtualalloc"` (`None` before the first
+    /// state is mapped).
     pub fn state_mapping() -> Option<&'static str> {
-        use crate::state_memory::Kind;
-        crate::state_memory::kind().map(|k| match k {
-            Kind::Droppable => "droppable",
-            Kind::WipeOnFork { locked: true } => "wipeonfork+mlock",
-            Kind::WipeOnFork { locked: false } => "wipeonfork",
-        })
+        crate::os::state_mapping()
     }
 }

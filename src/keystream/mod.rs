@@ -7,18 +7,20 @@
 //! call, and whoever later reads the state learns the next key, never one that
 //! produced past output.
 //!
-//! On x86_64 the kernels are written in inline assembly on the CPU's AES
+//! On x86_64 the kernels are written in assembly on the CPU's AES
 //! instructions: VAES with 512-bit vectors (32 blocks in flight), VAES with
 //! 256-bit vectors (16 blocks), or AES-NI (8 blocks), picked once at run time.
-//! They read the round keys from the state and write the next schedule back
+//! They read the round keys from the state and write the next key back
 //! there, use no stack at all, and zero every vector register they touched
 //! before they return, so no copy of a key is left behind in any build
-//! profile. Elsewhere (aarch64, and x86_64 CPUs without AES-NI) the `aes`
-//! crate makes the keystream (its ARMv8 backend is picked at run time), and
-//! the stack that call used is zeroed after it. Every kernel is tested block
-//! for block against the `aes` crate.
+//! profile; a signal that interrupts one cannot leave one in its signal frame
+//! either ([`signal_frames`]). Elsewhere (aarch64, and x86_64 CPUs without
+//! AES-NI) the `aes` crate makes the keystream (its ARMv8 backend is picked
+//! at run time), with signals blocked, and the stack that call used is zeroed
+//! after it. Every kernel is tested block for block against the `aes` crate.
 
 mod portable;
+mod signal_frames;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 #[cfg(target_arch = "x86_64")]
@@ -28,18 +30,68 @@ mod x86_vaes256;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes512;
 
-use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 /// Length of an AES block in bytes.
 pub(crate) const BLOCK_LEN: usize = 16;
 
-/// An AES-256 key schedule: 15 round keys, the first two of which are the
-/// key itself. The all-zero value is the unseeded state.
+/// The 15 round keys of an AES-256 key, the first two of which are the key.
+pub(crate) type RoundKeys = [[u8; BLOCK_LEN]; 15];
+
+/// A thread's key: its AES-256 round keys, in one of two halves, the other
+/// of which receives the next key's round keys during a call and is zero
+/// between calls. The all-zero value is the unseeded state.
 ///
-/// The portable backend keeps only the key (round keys 0 and 1) and expands it
-/// inside the `aes` crate at every call; the others keep all 15 round keys.
-#[repr(C, align(64))]
-pub(crate) struct Schedule(pub(crate) [[u8; BLOCK_LEN]; 15]);
+/// The portable backend keeps only the key (round keys 0 and 1 of the
+/// current half) and expands it inside the `aes` crate at every call; the
+/// others keep all 15 round keys.
+#[repr(C, align(16))]
+pub(crate) struct Schedule {
+    pub(crate) keys: [RoundKeys; 2],
+    /// Which half is current: its low bit. An atomic read once per call,
+    /// because the kernel may zero it under a running call (a fork made by
+    /// a signal handler, a dropped page).
+    pub(crate) cur: AtomicUsize,
+}
+
+impl Schedule {
+    /// The unseeded schedule.
+    #[cfg(any(test, feature = "internals"))]
+    pub(crate) fn zero() -> Schedule {
+        Schedule { keys: [[[0; BLOCK_LEN]; 15]; 2], cur: AtomicUsize::new(0) }
+    }
+
+    /// The current round keys.
+    #[cfg(any(test, feature = "internals"))]
+    pub(crate) fn current(&self) -> &RoundKeys {
+        &self.keys[self.cur.load(Relaxed) & 1]
+    }
+
+    /// The index of the current half and pointers to both halves.
+    ///
+    /// # Safety
+    /// `ks` is valid for reads.
+    #[inline(always)]
+    pub(crate) unsafe fn halves(ks: *mut Schedule) -> (usize, *mut RoundKeys, *mut RoundKeys) {
+        // SAFETY: forwarded from the caller; only raw pointers are made.
+        unsafe {
+            let c = (*ks).cur.load(Relaxed) & 1;
+            let keys = &raw mut (*ks).keys;
+            (c, &raw mut (*keys)[c], &raw mut (*keys)[c ^ 1])
+        }
+    }
+
+    /// Makes the other half current, after a kernel wrote the next key's
+    /// round keys there and zeroed half `c`.
+    ///
+    /// # Safety
+    /// `ks` is valid for writes; `c` is the index `halves` returned.
+    #[inline(always)]
+    pub(crate) unsafe fn advance(ks: *mut Schedule, c: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { (*ks).cur.store(c ^ 1, Relaxed) };
+    }
+}
 
 /// The ways randp can make keystream, fastest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,38 +141,60 @@ impl Backend {
     }
 }
 
-/// The backend in use: 0 until chosen, else `Backend::code`.
+/// The backend in use: 0 until chosen, else `Backend::code`. Once any key
+/// has been made, `USED` is added: the choice is then fixed.
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
+const USED: u8 = 0x80;
 
 /// The backend every generator uses, chosen on first use: the fastest one
 /// this CPU supports.
 #[inline]
 pub(crate) fn backend() -> Backend {
     match CHOSEN.load(Relaxed) {
-        0 => choose(),
-        c => Backend::ALL[usize::from(c) - 1],
+        c if c & USED != 0 => Backend::ALL[usize::from(c & !USED) - 1],
+        c => choose(c),
     }
 }
 
+/// Fixes the backend: the one forced before, or the fastest supported.
+/// Threads racing here, or with `force`, all end up with the one fixed first.
 #[cold]
-fn choose() -> Backend {
-    let b = Backend::ALL.into_iter().find(|b| b.supported()).unwrap_or(Backend::Portable);
-    // Several threads may race here; they all pick the same backend.
-    CHOSEN.store(b.code(), Relaxed);
-    b
+fn choose(mut c: u8) -> Backend {
+    loop {
+        if c & USED != 0 {
+            return Backend::ALL[usize::from(c & !USED) - 1];
+        }
+        let b = match c {
+            0 => Backend::ALL.into_iter().find(|b| b.supported()).unwrap_or(Backend::Portable),
+            forced => Backend::ALL[usize::from(forced) - 1],
+        };
+        match CHOSEN.compare_exchange(c, b.code() | USED, Relaxed, Relaxed) {
+            Ok(_) => return b,
+            Err(now) => c = now,
+        }
+    }
 }
 
 /// Makes `b` the backend of the process, for benchmarks and tests that
 /// compare backends. Returns false (and changes nothing) if the CPU cannot run
-/// it. Must be called before the first draw of the process: schedules made by
-/// one backend are not valid for another.
+/// it, or if any key has been made already (schedules made by one backend
+/// are not valid for another: the portable backend keeps only two round
+/// keys), unless `b` is the backend in use.
 #[cfg(feature = "internals")]
 pub(crate) fn force(b: Backend) -> bool {
     if !b.supported() {
         return false;
     }
-    CHOSEN.store(b.code(), Relaxed);
-    true
+    let mut c = CHOSEN.load(Relaxed);
+    loop {
+        if c & USED != 0 {
+            return c == b.code() | USED;
+        }
+        match CHOSEN.compare_exchange_weak(c, b.code(), Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(now) => c = now,
+        }
+    }
 }
 
 /// Writes `nblocks` blocks of keystream under the key in `ks` (counters 2,
@@ -148,6 +222,77 @@ pub(crate) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
     unsafe { mix_with(backend(), ks, seed) }
 }
 
+/// Copies the `n` bytes at `src` (keystream in a buffer) to `dst` and zeroes
+/// them at `src`, in one pass with the widest vectors the backend's CPU has
+/// (no calls: libc's memcpy and memset cost more than the copy itself at the
+/// sizes a buffer hands out). The zeroes stay: the buffer is read again.
+///
+/// # Safety
+/// `src` is valid for reads and writes of `n` bytes, `dst` for writes, and
+/// they do not overlap.
+#[inline]
+pub(crate) unsafe fn move_out(src: *mut u8, dst: *mut u8, n: usize) {
+    // SAFETY: forwarded from the caller; each backend's CPU has the vector
+    // width its copy uses.
+    unsafe {
+        if n < 64 {
+            return move_out_words(src, dst, n);
+        }
+        match backend() {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes512 => x86::move_out_512(src, dst, n),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes256 => x86::move_out_256(src, dst, n),
+            _ => move_out_words(src, dst, n),
+        }
+    }
+}
+
+/// [`move_out`] for what is left below the vector width: 16, 8, 4, 2 and 1
+/// byte steps (and any length, with no wider vectors).
+///
+/// # Safety
+/// As for [`move_out`].
+#[inline(always)]
+pub(crate) unsafe fn move_out_words(src: *mut u8, dst: *mut u8, n: usize) {
+    /// Moves one `T` from `src + i` to `dst + i`, zeroing it behind.
+    ///
+    /// # Safety
+    /// As for `move_out`, with `i + size_of::<T>() <= n`.
+    #[inline(always)]
+    unsafe fn step<T: Copy + Default>(src: *mut u8, dst: *mut u8, i: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let s = src.add(i).cast::<T>();
+            dst.add(i).cast::<T>().write_unaligned(s.read_unaligned());
+            s.write_unaligned(T::default());
+        }
+    }
+    let mut i = 0;
+    // SAFETY: every step stays below `n`.
+    unsafe {
+        while i + 16 <= n {
+            step::<[u64; 2]>(src, dst, i);
+            i += 16;
+        }
+        if i + 8 <= n {
+            step::<u64>(src, dst, i);
+            i += 8;
+        }
+        if i + 4 <= n {
+            step::<u32>(src, dst, i);
+            i += 4;
+        }
+        if i + 2 <= n {
+            step::<u16>(src, dst, i);
+            i += 2;
+        }
+        if i < n {
+            step::<u8>(src, dst, i);
+        }
+    }
+}
+
 /// [`rotate`] on a given backend.
 ///
 /// # Safety
@@ -158,23 +303,17 @@ pub(crate) unsafe fn rotate_with(b: Backend, ks: *mut Schedule, out: *mut u8, nb
     unsafe {
         match b {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes512 => {
-                x86_vaes512::keystream(ks, out, nblocks);
-                x86::expand(ks, core::ptr::null());
-            }
+            Backend::Vaes512 => signal_frames::rotate(x86_vaes512::keystream, ks, out, nblocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes256 => {
-                x86_vaes256::keystream(ks, out, nblocks);
-                x86::expand(ks, core::ptr::null());
-            }
+            Backend::Vaes256 => signal_frames::rotate(x86_vaes256::keystream, ks, out, nblocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNi => {
-                x86_aesni::keystream(ks, out, nblocks);
-                x86::expand(ks, core::ptr::null());
-            }
+            Backend::AesNi => signal_frames::rotate(x86_aesni::keystream, ks, out, nblocks),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => portable::rotate(ks, out, nblocks),
+            Backend::Portable => signal_frames::portable(|| {
+                portable::rotate(ks, out, nblocks);
+                zero_vector_registers();
+            }),
         }
     }
 }
@@ -188,12 +327,78 @@ pub(crate) unsafe fn mix_with(b: Backend, ks: *mut Schedule, seed: *const [u8; 3
     unsafe {
         match b {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => x86::expand(ks, seed),
+            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => signal_frames::mix(ks, seed),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => portable::mix(ks, seed),
+            Backend::Portable => signal_frames::portable(|| {
+                portable::mix(ks, seed);
+                zero_vector_registers();
+            }),
         }
     }
+}
+
+/// Switches the protection of [`signal_frames`] off (`true`) or back on, for
+/// the tests' control that shows it is needed.
+#[cfg(feature = "internals")]
+pub(crate) fn set_signal_frame_protection_off(off: bool) {
+    signal_frames::set_disabled(off);
+}
+
+/// How this thread's keystream calls keep keys out of signal frames.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_protection() -> &'static str {
+    signal_frames::protection(backend())
+}
+
+/// How many times a keystream kernel was interrupted and resumed.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_aborts() -> usize {
+    signal_frames::ABORTS.load(Relaxed)
+}
+
+/// Runs `f`, which copies key material through registers (the test views of
+/// the state), with signals blocked, and zeroes the vector registers after it.
+#[cfg(feature = "internals")]
+pub(crate) fn out_of_signal_frames<R>(f: impl FnOnce() -> R) -> R {
+    signal_frames::blocked(|| {
+        let r = f();
+        zero_vector_registers();
+        r
+    })
+}
+
+/// Zeroes every vector register (all that this CPU has), after code that
+/// may leave key material in them: the `aes` crate, the test views.
+#[inline(always)]
+fn zero_vector_registers() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the level is this CPU's; the function only zeroes registers
+    // the sysv64 convention lets a callee clobber.
+    unsafe {
+        x86::zero_vector_registers(x86::vector_level())
+    };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: only zeroes the registers declared clobbered; the compiler
+    // saves and restores the callee-saved halves (d8..d15) of its caller.
+    unsafe {
+        core::arch::asm!(
+            "movi v0.16b, #0", "movi v1.16b, #0", "movi v2.16b, #0", "movi v3.16b, #0",
+            "movi v4.16b, #0", "movi v5.16b, #0", "movi v6.16b, #0", "movi v7.16b, #0",
+            "movi v8.16b, #0", "movi v9.16b, #0", "movi v10.16b, #0", "movi v11.16b, #0",
+            "movi v12.16b, #0", "movi v13.16b, #0", "movi v14.16b, #0", "movi v15.16b, #0",
+            "movi v16.16b, #0", "movi v17.16b, #0", "movi v18.16b, #0", "movi v19.16b, #0",
+            "movi v20.16b, #0", "movi v21.16b, #0", "movi v22.16b, #0", "movi v23.16b, #0",
+            "movi v24.16b, #0", "movi v25.16b, #0", "movi v26.16b, #0", "movi v27.16b, #0",
+            "movi v28.16b, #0", "movi v29.16b, #0", "movi v30.16b, #0", "movi v31.16b, #0",
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _, out("v12") _, out("v13") _, out("v14") _,
+            out("v15") _, out("v16") _, out("v17") _, out("v18") _, out("v19") _, out("v20") _, out("v21") _,
+            out("v22") _, out("v23") _, out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _,
+            out("v29") _, out("v30") _, out("v31") _,
+            options(nostack, nomem, preserves_flags),
+        )
+    };
 }
 
 #[cfg(not(target_arch = "x86_64"))]

@@ -1,5 +1,5 @@
 // What musl's dynamic loader does with librandp.so, whose thread-local word
-// uses the initial-exec TLS model (src/tls.rs). musl gives initial-exec TLS
+// uses the initial-exec TLS model (src/os/linux/tls.rs). musl gives initial-exec TLS
 // only to the libraries loaded at startup; dlopen of such a library later
 // fails with "initial-exec TLS resolves to dynamic definition" (musl's
 // ldso/dynlink.c, do_relocs). glibc instead keeps spare static TLS for such

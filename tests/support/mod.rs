@@ -57,6 +57,7 @@ pub fn skip_under_emulator(what: &str, cannot_apply: bool, why: &str) -> bool {
 /// Whether a seccomp filter can make getrandom(2) fail for this process: a
 /// forked child denies it with EPERM and tries it. `Err` says what happened
 /// instead (qemu-user 7.2 refuses the filter with EINVAL).
+#[cfg(target_os = "linux")]
 pub fn seccomp_applies() -> Result<(), &'static str> {
     let mut prog = failing_filter(libc::SYS_getrandom, libc::EPERM, None);
     // SAFETY: the child only installs a filter, makes one system call and
@@ -93,6 +94,7 @@ pub fn seccomp_applies() -> Result<(), &'static str> {
 /// Skips `what` under an emulator where a seccomp filter cannot make
 /// getrandom(2) fail (natively the test always runs, and fails there if the
 /// filter does not work).
+#[cfg(target_os = "linux")]
 pub fn skip_without_seccomp(what: &str) -> bool {
     match emulator().map(|_| seccomp_applies()) {
         Some(Err(why)) => skip_under_emulator(what, true, why),
@@ -101,26 +103,32 @@ pub fn skip_without_seccomp(what: &str) -> bool {
 }
 
 /// The signal that ended `out`'s process, if one did.
+#[cfg(target_os = "linux")]
 pub fn signal(out: &Output) -> Option<i32> {
     std::os::unix::process::ExitStatusExt::signal(&out.status)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 const AUDIT_ARCH: u32 = 0xc000_003e;
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_os = "linux", target_arch = "aarch64"))]
 const AUDIT_ARCH: u32 = 0xc000_00b7;
 
+#[cfg(target_os = "linux")]
 const OFFSET_NR: u32 = 0;
+#[cfg(target_os = "linux")]
 const OFFSET_ARCH: u32 = 4;
 /// Low 32 bits of argument `i` (little-endian) in `struct seccomp_data`.
+#[cfg(target_os = "linux")]
 const fn offset_arg(i: u32) -> u32 {
     16 + 8 * i
 }
 
+#[cfg(target_os = "linux")]
 fn stmt(code: u32, k: u32) -> libc::sock_filter {
     libc::sock_filter { code: code as u16, jt: 0, jf: 0, k }
 }
 
+#[cfg(target_os = "linux")]
 fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
     libc::sock_filter { code: code as u16, jt, jf, k }
 }
@@ -128,6 +136,7 @@ fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
 /// Installs a seccomp filter under which system call `nr` fails with `errno`
 /// (only when its argument `arg` equals `value`, if given); every other call
 /// is allowed. Irreversible for this process.
+#[cfg(target_os = "linux")]
 pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
     if let Err(e) = install_filter(&mut failing_filter(nr, errno, arg)) {
         panic!("{e}");
@@ -135,6 +144,7 @@ pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
 }
 
 /// The filter program of [`fail_syscall`].
+#[cfg(target_os = "linux")]
 fn failing_filter(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) -> Vec<libc::sock_filter> {
     let ld = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
     let jeq = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
@@ -157,6 +167,7 @@ fn failing_filter(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) -> Vec<
 
 /// Installs `prog`, or says which step failed (allocates nothing on
 /// success: safe in a forked child).
+#[cfg(target_os = "linux")]
 fn install_filter(prog: &mut [libc::sock_filter]) -> Result<(), &'static str> {
     let fprog = libc::sock_fprog { len: prog.len() as u16, filter: prog.as_mut_ptr() };
     // SAFETY: `fprog` points at a well-formed filter that outlives the calls;
@@ -177,7 +188,7 @@ fn install_filter(prog: &mut [libc::sock_filter]) -> Result<(), &'static str> {
 pub fn write_all(fd: i32, mut bytes: &[u8]) {
     while !bytes.is_empty() {
         // SAFETY: `bytes` is valid for its length.
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len() as _) };
         assert!(n > 0, "write failed");
         bytes = &bytes[n as usize..];
     }
