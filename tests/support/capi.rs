@@ -100,6 +100,7 @@ pub fn load() -> Capi {
          (a static musl binary cannot dlopen, and musl's loader refuses librandp.so's initial-exec TLS): \
          run these tests with `make test-musl-rust`"
     )
+}
 
 /// Loads target/<triple>/<profile>/randp.dll (next to this binary's deps/ folder).
 #[cfg(windows)]
