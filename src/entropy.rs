@@ -31,10 +31,8 @@ pub(crate) fn os_fill(dst: &mut [u8]) {
 pub(crate) fn entropy_failed(detail: core::fmt::Arguments<'_>) -> ! {
     let mut msg = StackMessage::new();
     // An overlong message is cut short, never dropped.
-    let _ = writeln!(
-        msg,
-        "randp: the OS entropy source failed ({detail}); aborting rather than output predictable bytes"
-    );
+    let _ =
+        writeln!(msg, "randp: the OS entropy source failed ({detail}); aborting rather than output predictable bytes");
     fatal(msg.as_bytes())
 }
 

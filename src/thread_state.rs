@@ -128,6 +128,31 @@ pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
     out
 }
 
+/// The fast path of a fill of `len` bytes at `dst`: moves them from this
+/// thread's buffer and returns true, or returns false when the caller must
+/// take the slow path (`with_generator`), which then fills all of `dst`.
+///
+/// # Safety
+/// `dst` is valid for writes of `len` bytes and outside the state.
+#[inline(always)]
+pub(crate) unsafe fn take_bytes(dst: *mut u8, len: usize) -> bool {
+    let slot = slot();
+    let p = slot.load(Relaxed);
+    if !is_idle_state(p) {
+        return false;
+    }
+    let state = enter(slot, p);
+    // SAFETY: forwarded from the caller.
+    let done = unsafe { state.generator.take_bytes(dst, len) };
+    if !leave(slot, p, state) {
+        // As in `take`: what was moved may be the parent's (the slow path
+        // overwrites it), and the count may have landed on the zeroed page.
+        state.generator.discard_buffer();
+        return false;
+    }
+    done
+}
+
 /// Marks the idle state at `p` as used by this call: a call that interrupts
 /// this one (a signal handler's) then finds the mark and reads the OS.
 #[inline(always)]

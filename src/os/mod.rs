@@ -36,9 +36,9 @@ mod windows;
 #[cfg(windows)]
 use windows as imp;
 
-pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;
+pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
 
 /// The size of every state mapping: one 4 KiB page.
 pub(crate) const STATE_LEN: usize = 4096;

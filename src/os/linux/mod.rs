@@ -15,7 +15,7 @@ mod state_memory;
 mod tls;
 
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicUsize, Ordering::Acquire, Ordering::AcqRel};
+use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 
 #[cfg(feature = "internals")]
 pub(crate) use state_memory::state_mapping;
