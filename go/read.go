@@ -3,7 +3,6 @@ package randp
 import (
 	"encoding/binary"
 	"io"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -39,66 +38,36 @@ func Read(b []byte) (n int, err error) {
 	switch {
 	case len(b) == 0:
 	case len(b) >= readDirectMin:
-		cRead(unsafe.Pointer(unsafe.SliceData(b)), len(b))
+		readDirect(b)
 	default:
 		readBuffered(b)
 	}
 	return len(b), nil
 }
 
-// readBuffered fills b (0 < len(b) < readDirectMin) from the calling P's
-// buffer. The buffer is consumed in whole words: the bytes of the last word
-// that b does not take are zeroed with it and never handed out.
-func readBuffered(b []byte) {
-	k := uintptr(len(b)+7) / 8
-	sh := pinned(procPin())
-	if sh == nil {
-		sh = pinSlow()
-	}
-	sh.race.acquire()
-	n := atomic.LoadUintptr(&sh.n)
-	if n == shardBusy {
-		// Another goroutine is refilling this P's buffer.
-		unpin(sh)
-		cRead(unsafe.Pointer(unsafe.SliceData(b)), len(b))
-		return
-	}
-	if n >= k {
-		takeWords(b, &sh.buf, n-k)
-		sh.n = n - k
-		unpin(sh)
-		return
-	}
-	// The buffer holds fewer than k words: refill it, unpinned. The unused
-	// words are overwritten, never handed out.
-	sh.n = shardBusy
-	unpin(sh)
-	sh.refill()
-	takeWords(b, &sh.buf, bufferWords-k)
-	atomic.StoreUintptr(&sh.n, bufferWords-k)
-}
-
-// takeWords copies into b the first len(b) bytes of buf from word i on, and
-// zeroes the words it took them from: len(b) rounded up to whole words.
-func takeWords(b []byte, buf *[bufferWords]uint64, i uintptr) {
+// takeWords copies into b the first len(b) bytes of words and zeroes the
+// words it took them from: len(b) rounded up to whole words, which words
+// must hold.
+func takeWords(b []byte, words []uint64) {
+	words = words[:(len(b)+7)/8]
 	if len(b) > 64 {
-		// SAFETY: buf is an array of BufferSize bytes' worth of plain
-		// integers, which may be read as bytes; the view does not outlive
-		// this call.
-		bytes := (*[BufferSize]byte)(unsafe.Pointer(buf))
-		copy(b, bytes[i*8:])
-		clear(buf[i : i+uintptr(len(b)+7)/8])
+		// SAFETY: words is a slice of plain integers, which may be read
+		// as bytes; the view does not outlive this call.
+		bytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(words)*8)
+		copy(b, bytes)
+		clear(words)
 		return
 	}
 	// Short reads, word by word: cheaper than calling memmove and memclr.
+	i := 0
 	for ; len(b) >= 8; b = b[8:] {
-		binary.LittleEndian.PutUint64(b, buf[i])
-		buf[i] = 0
+		binary.LittleEndian.PutUint64(b, words[i])
+		words[i] = 0
 		i++
 	}
 	if len(b) > 0 {
-		v := buf[i]
-		buf[i] = 0
+		v := words[i]
+		words[i] = 0
 		for j := range b {
 			b[j] = byte(v >> (8 * j))
 		}
