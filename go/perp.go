@@ -75,28 +75,36 @@ func pinned(pid int) *shard {
 	return nil
 }
 
-// pinSlow is called pinned, for a P that has no shard yet; it creates one
-// and returns, pinned again (possibly to another P), that P's shard.
+// pinSlow is called pinned, for a P that has no shard yet; it returns,
+// pinned again (possibly to another P), that P's shard. Shards are made
+// unpinned, for every P at once: making one maps a page, which makes system
+// calls and may wait for a lock, and a goroutine must not block while pinned.
 func pinSlow() *shard {
 	procUnpin()
-	procs := runtime.GOMAXPROCS(0)
-	shardsMu.Lock()
-	defer shardsMu.Unlock()
-	pid := procPin()
-	var old []*shard
-	if p := shards.Load(); p != nil {
-		old = *p
+	for {
+		procs := runtime.GOMAXPROCS(0)
+		shardsMu.Lock()
+		var old []*shard
+		if p := shards.Load(); p != nil {
+			old = *p
+		}
+		if len(old) < procs {
+			s := make([]*shard, procs)
+			copy(s, old)
+			for i := range s {
+				if s[i] == nil {
+					s[i] = newShard()
+				}
+			}
+			shards.Store(&s)
+		}
+		shardsMu.Unlock()
+		// P ids are below GOMAXPROCS, which may have grown meanwhile.
+		if sh := pinned(procPin()); sh != nil {
+			return sh
+		}
+		procUnpin()
 	}
-	if pid < len(old) && old[pid] != nil {
-		return old[pid]
-	}
-	n := max(len(old), procs, pid+1)
-	s := make([]*shard, n)
-	copy(s, old)
-	sh := newShard()
-	s[pid] = sh
-	shards.Store(&s)
-	return sh
 }
 
 // unpin ends a pinned section.

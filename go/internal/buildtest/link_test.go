@@ -76,7 +76,7 @@ func TestStaticLinkHasNoWarnings(t *testing.T) {
 	if out := c.run(nil, "readelf", "-l", bin); strings.Contains(out, "INTERP") {
 		t.Errorf("the static binary has a program interpreter:\n%s", out)
 	}
-	if out := c.run(nil, bin); out != "consumer ok\n" {
+	if out := c.run(nil, bin); out != "consumer ok cgo\n" {
 		t.Fatalf("the static consumer printed %q", out)
 	}
 }
