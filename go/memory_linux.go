@@ -86,13 +86,3 @@ func releasePage(p unsafe.Pointer) {
 	syscall.Munmap(b)
 	livePages.Add(-1)
 }
-
-// forkWiped reports whether the Go-side memory of this process is wiped in
-// a forked child (probing the kernel if no page was mapped yet).
-func forkWiped() bool {
-	if p := mapPage(); p != nil {
-		releasePage(p)
-		return true
-	}
-	return false
-}

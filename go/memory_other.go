@@ -38,7 +38,3 @@ func releasePage(p unsafe.Pointer) {
 	clear((*page)(p)[:])
 	livePages.Add(-1)
 }
-
-// forkWiped reports whether the Go-side memory of this process is wiped in
-// a forked child: never, on this system.
-func forkWiped() bool { return false }

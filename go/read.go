@@ -12,17 +12,18 @@ import (
 // add work.
 const readDirectMin = 512
 
-// Reader is a global, shared instance of an unpredictable random byte
-// source, an alternative to crypto/rand.Reader for code that reads it. It is
-// safe for concurrent use. Its Read method always fills b entirely and
+// Reader is a global, shared instance of a cryptographically secure random
+// byte source, an alternative to crypto/rand.Reader for code that reads it.
+// It is safe for concurrent use. Its Read method always fills b entirely and
 // returns len(b), nil.
 //
-// Since Go 1.26, in a module whose go.mod says go 1.26 or later, the key
-// generation and signing functions of crypto/ecdsa, crypto/rsa, crypto/ecdh
-// and crypto/dsa ignore the io.Reader they are given and use crypto/rand's
-// own generator (GODEBUG cryptocustomrand=1 restores the old behaviour), so
-// passing Reader to them changes nothing. crypto/rand.Int and
-// crypto/ed25519.GenerateKey still read it.
+// Go 1.26's crypto packages ignore a custom reader: in a module whose go.mod
+// says go 1.26 or later, the key generation and signing functions of
+// crypto/ecdsa, crypto/rsa, crypto/ecdh and crypto/dsa, and
+// crypto/rand.Prime, ignore the io.Reader they are given and use
+// crypto/rand's own generator (GODEBUG cryptocustomrand=1 restores the old
+// behaviour), so passing Reader to them changes nothing. crypto/rand.Int and
+// crypto/ed25519.GenerateKey still read the reader they are given.
 var Reader io.Reader = reader{}
 
 type reader struct{}
@@ -30,10 +31,10 @@ type reader struct{}
 // Read fills b with unpredictable random bytes; it never fails.
 func (reader) Read(b []byte) (n int, err error) { return Read(b) }
 
-// Read fills b entirely with unpredictable random bytes and returns
-// len(b), nil; it never returns an error, as crypto/rand.Read on Go 1.24
-// does not. It is safe for concurrent use. If the operating system's entropy
-// source fails, the randp library aborts the process rather than return.
+// Read fills b entirely with cryptographically secure random bytes and
+// returns len(b), nil; like crypto/rand.Read since Go 1.24, it never returns
+// an error. It is safe for concurrent use. If the operating system's entropy
+// source fails, the process ends rather than Read return.
 func Read(b []byte) (n int, err error) {
 	switch {
 	case len(b) == 0:
