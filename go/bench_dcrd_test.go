@@ -26,16 +26,7 @@ var dcrdSizes = []struct {
 
 func benchReadSizes(b *testing.B, read func([]byte) (int, error)) {
 	for _, size := range dcrdSizes {
-		b.Run(size.name, func(b *testing.B) {
-			buf := make([]byte, size.n)
-			b.SetBytes(int64(size.n))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				n, _ := read(buf)
-				sinkBytes += n
-			}
-		})
+		b.Run(size.name, func(b *testing.B) { benchRead(b, size.n, read) })
 	}
 }
 

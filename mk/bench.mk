@@ -2,8 +2,8 @@
 # this machine, in one run, and the report generator (tools/benchreport)
 # that writes BENCHMARKS.md from the raw outputs.
 #
-#   make bench             everything, then BENCHMARKS.md (about 25 min on 2 cores)
-#   make bench-quick       the same with short measurement times (about 10 min)
+#   make bench             everything, then BENCHMARKS.md (about 35 min on 2 cores)
+#   make bench-quick       the same with short measurement times (about 15 min)
 #   make bench-smoke       every benchmark once, and the report from those outputs (CI; never judges speed)
 #   make num-blocks        sweep the buffer size (Generator<BLOCKS, DEFAULT_RESEED>), print a table
 #   make reseed-countdown  sweep the reseed interval (Generator<DEFAULT_BLOCKS, RESEED>), print a table
@@ -14,25 +14,33 @@
 #   make bench-deps        apt-get the C benchmarks' packages when missing (benches/deps.sh)
 #   make bench-peers       make the peers' sources available in build/peers (benches/peers.sh)
 #   make bench-c-build     build the C benchmark program, build/bench-bin/bench_c
-#   make bench-go-build    build the Go benchmark test binaries into build/bench-bin
+#   make bench-go-build    build the Go benchmark test binaries into build/bench-bin (cgo, pure-Go, peers)
+#   make bench-rust-build  build the criterion bench binaries, listed in build/bench-bin/rust-benches.txt
 #   make bench-ceiling-build  build aes-ceiling from TOOLS_DIR, when there
 #   make bench-measure     every measurement below, in this order
-#   make bench-ceiling     openssl speed and aes-ceiling at the start of the run
-#   make bench-rust        the criterion benches (fill, words, bounded, threads)
+#   make bench-passes      BENCH_PASSES interleaved passes of every contestant (benches/passes.sh)
 #   make bench-sweeps      the criterion sweeps (buffer size, reseed interval)
-#   make bench-c           the C benchmark program (BENCH_C_OUT, BENCH_C_FLAGS)
-#   make bench-go          interleaved passes of the Go benchmark binaries (GO_OUT)
-#   make bench-ceiling-end openssl speed and aes-ceiling at the end of the run
+#   make bench-syscall-check  the Go "before 1.24" reader's seccomp test (its column is a system call per Read)
 #   make bench-collect     copy the raw outputs into benches/results/
 #   make bench-report      render BENCHMARKS.md from benches/results/
 #
 # What runs (benches/README.md says more):
 #   benches/*.rs       criterion: randp's Rust API beside rand (ThreadRng, StdRng), getrandom, the aes keystream
 #   benches/c/         Google Benchmark, C to C: randp's C ABI beside planet36/randp, arc4random (glibc,
-#                      libbsd), OpenSSL RAND_bytes, getentropy, getrandom (system call and vDSO)
-#   go/bench_*_test.go randp's Go API beside crypto/rand, math/rand(/v2), cgo libc sources
-#   benches/go/        the "old" getrandom-per-Read crypto/rand, unpredictable, and decred dcrd's own benchmarks
-#   benches/ceiling.sh openssl speed -evp aes-256-ctr and the shared aes-ceiling tool
+#                      libbsd), OpenSSL RAND_bytes, getentropy, getrandom (system call and vDSO), RDRAND,
+#                      fills of 4 B and 8 B and every power of two from 16 B to 1 MiB
+#   go/bench_*_test.go randp's Go API beside crypto/rand, math/rand(/v2), cgo libc sources; built twice,
+#                      as the module builds by default (cgo) and with -tags randp_purego
+#   benches/go/        the "old" getrandom-system-call-per-Read crypto/rand, unpredictable, and decred dcrd's own benchmarks
+#   benches/passes.sh  openssl speed -elapsed -evp aes-256-ctr and the shared aes-ceiling tool, in every pass
+#
+# One evidence standard for every language: each contestant is measured in
+# BENCH_PASSES (>= 10) passes, each pass a new process of every benchmark
+# program, the programs of one pass run one after another and the passes
+# interleaved, so one sample per process; the report takes the median of the
+# samples and the distribution-free 95% interval of the median from order
+# statistics (benchstat's method) for Rust, C, Go and the AES references
+# alike, all on the wall clock.
 #
 # The peers (planet36/randp, dcrd's crypto/rand, unpredictable) are built from
 # PEERS_DIR (default ../shared/peers when it exists), else cloned at their
@@ -42,11 +50,13 @@
 # benches/results/ (committed beside the report) and renders BENCHMARKS.md
 # from there. It refuses to start from a dirty tree unless BENCH_ALLOW_DIRTY=1.
 #
-# Knobs: BENCH_WARMUP_MS, BENCH_MEASURE_MS, BENCH_SAMPLES (each criterion
-# benchmark); SWEEP_WARMUP_MS, SWEEP_MEASURE_MS (each sweep point); BENCHTIME
-# and BENCH_COUNT (Go: -benchtime of each pass, number of interleaved passes;
-# benchstat wants >= 6); C_MIN_TIME and C_REPS (Google Benchmark seconds per
-# repetition, repetitions, interleaved at random); CEILING_REPS.
+# Knobs: BENCH_PASSES (samples per contestant, every language; >= 10 for
+# the report's intervals to mean what they say); BENCH_WARMUP_MS,
+# BENCH_MEASURE_MS, BENCH_SAMPLES (criterion, per benchmark and pass; the
+# pass's sample is criterion's median); SWEEP_WARMUP_MS, SWEEP_MEASURE_MS
+# (each sweep point); BENCHTIME (Go -benchtime per benchmark and pass);
+# C_MIN_TIME (Google Benchmark seconds per benchmark and pass); CEILING_GIB
+# (aes-ceiling GiB per kernel and pass).
 
 PEERS_DIR        ?= $(firstword $(wildcard ../shared/peers))
 TOOLS_DIR        ?= $(firstword $(wildcard ../shared/tools))
@@ -56,26 +66,25 @@ BENCH_DIR        := build/bench
 BENCH_RESULTS    := benches/results
 SMOKE_DIR        := build/bench-smoke
 RUST_BENCHES     := fill words bounded threads
-BENCH_WARMUP_MS  ?= 500
-BENCH_MEASURE_MS ?= 1500
-BENCH_SAMPLES    ?= 30
+BENCH_PASSES     ?= 10
+BENCH_WARMUP_MS  ?= 200
+BENCH_MEASURE_MS ?= 400
+BENCH_SAMPLES    ?= 10
 SWEEP_WARMUP_MS  ?= 300
 SWEEP_MEASURE_MS ?= 1000
-BENCHTIME        ?= 300ms
-BENCH_COUNT      ?= 6
-C_MIN_TIME       ?= 0.15
-C_REPS           ?= 10
-CEILING_REPS     ?= 5
+BENCHTIME        ?= 200ms
+C_MIN_TIME       ?= 0.1
+CEILING_GIB      ?= 0.5
 BENCH_ALLOW_DIRTY ?=
 
-# cargo bench with criterion's output kept in $(BENCH_DIR)/criterion; the
-# internals feature is on for every bench so that one build serves them all.
-CARGO_BENCH = CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion \
-	$(CARGO) bench --locked --features internals
+# cargo bench with the internals feature on for every bench, so that one
+# build serves them all; the bench profile is Cargo.toml's [profile.bench].
+CARGO_BENCH = $(CARGO) bench --locked --features internals
 BENCH_REPORT = cd tools/benchreport && $(GO) run .
-BENCH_DESCRIBE = criterion $(BENCH_WARMUP_MS) ms warm-up + $(BENCH_MEASURE_MS) ms measurement, $(BENCH_SAMPLES) samples \
-	(sweeps: $(SWEEP_WARMUP_MS) + $(SWEEP_MEASURE_MS) ms, 10 samples); Go: $(BENCH_COUNT) interleaved passes of -benchtime $(BENCHTIME); \
-	C: $(C_REPS) repetitions of $(C_MIN_TIME) s, randomly interleaved; openssl speed: $(CEILING_REPS) runs
+BENCH_DESCRIBE = $(BENCH_PASSES) passes, one process per benchmark program and pass; per pass: criterion \
+	$(BENCH_WARMUP_MS) ms warm-up + $(BENCH_MEASURE_MS) ms measurement in $(BENCH_SAMPLES) samples (the pass's sample: their median), \
+	Go -benchtime $(BENCHTIME), C $(C_MIN_TIME) s per benchmark, openssl speed 1 s, aes-ceiling $(CEILING_GIB) GiB per kernel; \
+	sweeps: one process, $(SWEEP_WARMUP_MS) + $(SWEEP_MEASURE_MS) ms per point
 SWEEP_ENV = RANDP_BENCH_WARMUP_MS=$(SWEEP_WARMUP_MS) RANDP_BENCH_MEASURE_MS=$(SWEEP_MEASURE_MS) RANDP_BENCH_SAMPLES=10
 
 # The C benchmark program and its parts.
@@ -88,29 +97,37 @@ PLANET36_CFLAGS := -std=gnu2x -O3 -march=native -D_DEFAULT_SOURCE -Dnullptr='((v
 	-include threads.h -include assert.h -include stdbool.h -include stdalign.h
 BENCH_C_LIBS  := -lbenchmark -lcrypto $(RANDP_LIBS_PRIVATE)
 AES_CEILING   := $(BENCH_BIN)/aes-ceiling
+# aes-ceiling's 512-bit loops, on CPUs with AVX-512F and VAES (ZMM=1).
+CEILING_ZMM   := $(if $(and $(shell grep -qw avx512f /proc/cpuinfo && echo y),$(shell grep -qw vaes /proc/cpuinfo && echo y)),1)
 
-# The Go test binaries, run in interleaved passes by benches/go-passes.sh.
+# The Go test binaries: randp.test (cgo, build/librandp.a), randp-purego.test
+# (-tags randp_purego) when the package has that path, peers.test, dcrd.test.
 GO_PEERS_MOD  := $(BENCH_BIN)/peers.mod
+# randp.Implementation exists: the binaries print which implementation ran.
+GO_IMPL_TAG   := $(if $(shell grep -l '^func Implementation()' go/*.go 2>/dev/null),randp_bench_impl)
+# What the pure-Go binary runs each pass: the rows the report shows for it.
+GO_PUREGO_FILTER := ^Benchmark(V2Uint64|RandpRead|StdlibRead|AESCTRRead|ChaCha8Read|Uint64|ParallelUint64|ParallelRead32|ReadSweep|RandpBufRand|MathRand|ReadRandp)$$
 
-.PHONY: bench bench-quick bench-run bench-measure bench-rust bench-sweeps bench-c bench-go bench-ceiling \
-	bench-deps bench-peers bench-c-build bench-go-build bench-ceiling-build bench-ceiling-end bench-collect bench-report \
+.PHONY: bench bench-quick bench-run bench-measure bench-passes bench-sweeps bench-syscall-check \
+	bench-deps bench-peers bench-c-build bench-go-build bench-rust-build bench-ceiling-build bench-collect bench-report \
 	bench-check-clean num-blocks reseed-countdown bench-smoke
 
 bench: bench-run
 
 bench-quick:
-	$(MAKE) bench-run BENCH_WARMUP_MS=200 BENCH_MEASURE_MS=500 BENCH_SAMPLES=10 \
-		SWEEP_WARMUP_MS=100 SWEEP_MEASURE_MS=300 BENCHTIME=100ms BENCH_COUNT=6 C_MIN_TIME=0.05 C_REPS=6 CEILING_REPS=3
+	$(MAKE) bench-run BENCH_WARMUP_MS=100 BENCH_MEASURE_MS=200 BENCH_SAMPLES=10 \
+		SWEEP_WARMUP_MS=100 SWEEP_MEASURE_MS=300 BENCHTIME=80ms C_MIN_TIME=0.04 CEILING_GIB=0.25
 
 # One run, one machine: refuse a dirty tree, build everything first, then
 # measure with the load average sampled every 10 s, then keep the raw
 # outputs beside the report and write it.
-bench-run: bench-check-clean staticlib bench-c-build bench-go-build bench-ceiling-build
+bench-run: bench-check-clean staticlib bench-c-build bench-go-build bench-rust-build bench-ceiling-build
 	rm -rf $(BENCH_DIR)
 	mkdir -p $(BENCH_DIR)
 	cp $(PEERS_BUILD)/status.txt $(BENCH_DIR)/peers.txt
+	cp $(BENCH_BIN)/go-purego.txt $(BENCH_DIR)/go-purego-status.txt
 	$(BENCH_REPORT) -record-run $(BENCH_DIR)/run.txt -root ../.. -goversion "$$($(GO) env GOVERSION)" \
-		-describe "$(BENCH_DESCRIBE)"
+		-describe "$(BENCH_DESCRIBE)" -passes $(BENCH_PASSES)
 	benches/load-sampler.sh $(BENCH_DIR)/loadavg.txt 10 $(MAKE) --no-print-directory bench-measure
 	$(MAKE) --no-print-directory bench-collect bench-report
 
@@ -119,13 +136,31 @@ bench-check-clean:
 		echo "make bench: the working tree has uncommitted changes; commit them (the report names the commit)" >&2; \
 		echo "or run with BENCH_ALLOW_DIRTY=1 (the report then says the tree was dirty)" >&2; exit 1; fi
 
-bench-measure: bench-ceiling bench-rust bench-sweeps bench-c bench-go bench-ceiling-end
+bench-measure: bench-syscall-check bench-passes bench-sweeps
+
+# PASS_ENV: what benches/passes.sh runs, and with which budget.
+PASS_ENV = RUST_BINS="$$(cut -d' ' -f2 $(BENCH_BIN)/rust-benches.txt 2>/dev/null | tr '\n' ' ')" \
+	RANDP_BENCH_WARMUP_MS=$(BENCH_WARMUP_MS) RANDP_BENCH_MEASURE_MS=$(BENCH_MEASURE_MS) RANDP_BENCH_SAMPLES=$(BENCH_SAMPLES) \
+	BENCH_C=$(BENCH_C) RANDP_SO=$(abspath $(RELEASE_DIR)/librandp.so) C_MIN_TIME=$(C_MIN_TIME) \
+	GO_BINS="$$(ls $(BENCH_BIN)/*.test | tr '\n' ' ')" BENCHTIME=$(BENCHTIME) GO_FILTER_randp_purego='$(GO_PUREGO_FILTER)' \
+	AES_CEILING=$(AES_CEILING) CEILING_GIB=$(CEILING_GIB) $(if $(CEILING_ZMM),ZMM=1)
+
+bench-passes:
+	$(PASS_ENV) benches/passes.sh $(BENCH_PASSES) $(BENCH_DIR)
+
+# The Go "before Go 1.24" column must be one getrandom system call per Read:
+# the seccomp test of benches/go checks it on this machine before measuring.
+bench-syscall-check:
+	@mkdir -p $(BENCH_DIR)
+	$(BENCH_BIN)/peers.test -test.run '^TestGetrandomReadMakesASystemCall$$' -test.v >$(BENCH_DIR)/syscall-check.txt; \
+		status=$$?; cat $(BENCH_DIR)/syscall-check.txt; exit $$status
 
 bench-collect:
 	rm -rf $(BENCH_RESULTS)
 	mkdir -p $(BENCH_RESULTS)
 	$(BENCH_REPORT) -merge-criterion $(BENCH_DIR)/criterion -o $(BENCH_RESULTS)/criterion.json
-	cp $(BENCH_DIR)/*.txt $(BENCH_DIR)/*.json $(BENCH_RESULTS)/
+	$(BENCH_REPORT) -merge-c $(BENCH_DIR)/c -o $(BENCH_RESULTS)/c.json
+	cp $(BENCH_DIR)/*.txt $(BENCH_RESULTS)/
 
 bench-report:
 	$(BENCH_REPORT) -root ../.. -results $(BENCH_RESULTS) $(if $(filter 1,$(BENCH_ALLOW_DIRTY)),-allow-dirty)
@@ -154,16 +189,6 @@ bench-c-build: bench-deps bench-peers staticlib
 		$(BENCH_BIN)/contestants.o $(BENCH_BIN)/vdso_getrandom.o $$(test -f $(PLANET36_OBJ) && echo $(PLANET36_OBJ)) \
 		$(STATICLIB) $(BENCH_C_LIBS) -o $(BENCH_C)
 
-# BENCH_C_OUT: where the JSON goes; extra Google Benchmark flags in BENCH_C_FLAGS.
-BENCH_C_OUT ?= $(BENCH_DIR)/c.json
-bench-c:
-	@mkdir -p $(dir $(BENCH_C_OUT))
-	bash -o pipefail -c 'RANDP_BENCH_SO=$(abspath $(RELEASE_DIR)/librandp.so) $(BENCH_C) \
-		--benchmark_min_time=$(C_MIN_TIME) --benchmark_repetitions=$(C_REPS) \
-		--benchmark_enable_random_interleaving=true \
-		--benchmark_out=$(BENCH_C_OUT) --benchmark_out_format=json $(BENCH_C_FLAGS) \
-		| tee $(basename $(BENCH_C_OUT)).txt'
-
 # ---- hardware references ----
 
 bench-ceiling-build: bench-deps
@@ -173,67 +198,71 @@ bench-ceiling-build: bench-deps
 		$(CC) -O2 -march=native -o $(AES_CEILING) $(TOOLS_DIR)/aes-ceiling.c; \
 	else echo "aes-ceiling: no TOOLS_DIR with aes-ceiling.c; its rows will read not measured"; fi
 
-bench-ceiling:
-	benches/ceiling.sh $(BENCH_DIR)/ceiling-start.txt $(CEILING_REPS) 1 $(AES_CEILING) 0.5
-
-bench-ceiling-end:
-	benches/ceiling.sh $(BENCH_DIR)/ceiling-end.txt $(CEILING_REPS) 1 $(AES_CEILING) 0.5
-
 # ---- Rust ----
 
-bench-rust:
-	mkdir -p $(BENCH_DIR)
-	bash -o pipefail -c 'RANDP_BENCH_WARMUP_MS=$(BENCH_WARMUP_MS) RANDP_BENCH_MEASURE_MS=$(BENCH_MEASURE_MS) \
-		RANDP_BENCH_SAMPLES=$(BENCH_SAMPLES) $(CARGO_BENCH) $(RUST_BENCHES:%=--bench %) 2>&1 \
-		| tee $(BENCH_DIR)/rust.txt'
+# The criterion bench executables, "name path" per line, for benches/passes.sh.
+bench-rust-build:
+	@mkdir -p $(BENCH_BIN)
+	$(CARGO_BENCH) --no-run --message-format=json $(RUST_BENCHES:%=--bench %) \
+		| sed -n 's/.*"target":{[^}]*"name":"\([a-z_]*\)".*"executable":"\([^"]*\)".*/\1 \2/p' >$(BENCH_BIN)/rust-benches.txt
+	@test "$$(wc -l <$(BENCH_BIN)/rust-benches.txt)" -eq $(words $(RUST_BENCHES)) || \
+		{ echo "bench-rust-build: expected $(words $(RUST_BENCHES)) bench executables" >&2; cat $(BENCH_BIN)/rust-benches.txt >&2; exit 1; }
 
 bench-sweeps:
 	mkdir -p $(BENCH_DIR)
-	bash -o pipefail -c '$(SWEEP_ENV) $(CARGO_BENCH) --bench sweep 2>&1 | tee $(BENCH_DIR)/sweep.txt'
+	bash -o pipefail -c 'CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion/sweeps $(SWEEP_ENV) $(CARGO_BENCH) --bench sweep 2>&1 \
+		| tee $(BENCH_DIR)/sweep.txt'
 
 num-blocks reseed-countdown:
 	mkdir -p $(BENCH_DIR)
-	$(SWEEP_ENV) $(CARGO_BENCH) --bench sweep -- $(subst -,_,$@)
-	@$(BENCH_REPORT) -root ../.. -criterion $(BENCH_DIR)/criterion -sweep $(subst -,_,$@)
+	CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion/sweeps $(SWEEP_ENV) $(CARGO_BENCH) --bench sweep -- $(subst -,_,$@)
+	@$(BENCH_REPORT) -root ../.. -criterion $(BENCH_DIR)/criterion/sweeps -sweep $(subst -,_,$@)
 
 # ---- Go ----
 
 # randp.test links build/librandp.a (randp_local), so the numbers are this
-# tree's; peers.test and dcrd.test build against the peers named in
-# $(GO_PEERS_MOD) (benches/go/modfile.sh).
+# tree's; randp-purego.test is the same package built with -tags
+# randp_purego, only when the package has randp.Implementation (the tag's
+# path), and go-purego.txt says which; peers.test and dcrd.test build
+# against the peers named in $(GO_PEERS_MOD) (benches/go/modfile.sh).
 bench-go-build: bench-peers staticlib
 	@mkdir -p $(BENCH_BIN)
 	rm -f $(BENCH_BIN)/*.test
-	cd go && CGO_ENABLED=1 $(GO) test -c -tags randp_local -o ../$(BENCH_BIN)/randp.test .
+	cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_local $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp.test .
+	if [ -n "$(GO_IMPL_TAG)" ]; then \
+		(cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_purego $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp-purego.test .) && \
+		echo "built with -tags randp_purego" >$(BENCH_BIN)/go-purego.txt; \
+	else echo "not measured: this tree's Go module has no pure-Go path (no randp.Implementation, so no randp_purego build tag)" \
+		>$(BENCH_BIN)/go-purego.txt; fi
+	cat $(BENCH_BIN)/go-purego.txt
 	benches/go/modfile.sh $(PEERS_BUILD) $(GO_PEERS_MOD) >$(BENCH_BIN)/peers-go.txt
 	cd benches/go && $(GO) test -c -modfile=$(abspath $(GO_PEERS_MOD)) -tags "$$(sed -n 1p ../../$(BENCH_BIN)/peers-go.txt)" \
 		-o ../../$(BENCH_BIN)/peers.test .
 	if [ -n "$$(sed -n 2p $(BENCH_BIN)/peers-go.txt)" ]; then cd benches/go && \
 		$(GO) test -c -modfile=$(abspath $(GO_PEERS_MOD)) -o ../../$(BENCH_BIN)/dcrd.test $$(sed -n 2p ../../$(BENCH_BIN)/peers-go.txt); fi
 
-# GO_OUT: where the go-*.txt files go.
-GO_OUT ?= $(BENCH_DIR)
-bench-go:
-	benches/go-passes.sh $(BENCH_COUNT) $(BENCHTIME) $(GO_OUT) $(BENCH_BIN)/*.test
-
 # ---- CI smoke ----
 
 # Each criterion bench once in test mode (the dev profile: this proves the
-# benches run, not how fast), the C program and every Go benchmark once,
-# openssl speed and aes-ceiling briefly, then the report generator's tests
-# and the report itself from those outputs into $(SMOKE_DIR) (BENCHMARKS.md
-# is not touched). Peers that cannot be had are noted, not failed.
+# benches run, not how fast); the Go "before 1.24" reader's seccomp test;
+# then one pass of benches/passes.sh with tiny budgets: the C program, every
+# Go benchmark of every binary (the pure-Go one too, when built), openssl
+# speed and aes-ceiling; then the report generator's tests and the report
+# itself from those outputs into $(SMOKE_DIR) (BENCHMARKS.md is not
+# touched). Peers that cannot be had are noted, not failed.
 TEST_TARGETS += bench-smoke
 bench-smoke: staticlib bench-c-build bench-go-build bench-ceiling-build
 	rm -rf $(SMOKE_DIR)
 	mkdir -p $(SMOKE_DIR)
 	cp $(PEERS_BUILD)/status.txt $(SMOKE_DIR)/peers.txt
+	cp $(BENCH_BIN)/go-purego.txt $(SMOKE_DIR)/go-purego-status.txt
 	CRITERION_HOME=$(abspath $(SMOKE_DIR))/criterion $(CARGO) test --locked --features internals \
 		$(RUST_BENCHES:%=--bench %) --bench sweep
-	$(MAKE) --no-print-directory bench-c BENCH_C_OUT=$(SMOKE_DIR)/c.json C_MIN_TIME=0.0005 C_REPS=2 >/dev/null
-	$(MAKE) --no-print-directory bench-go GO_OUT=$(SMOKE_DIR) BENCH_COUNT=1 BENCHTIME=1x
-	benches/ceiling.sh $(SMOKE_DIR)/ceiling-start.txt 1 1 $(AES_CEILING) 0.01 >/dev/null
+	$(MAKE) --no-print-directory bench-syscall-check BENCH_DIR=$(SMOKE_DIR)
+	$(PASS_ENV) RUST_BINS= C_MIN_TIME=0.0005 BENCHTIME=1x CEILING_GIB=0.01 GO_FILTER_randp_purego=. \
+		benches/passes.sh 1 $(SMOKE_DIR) >/dev/null
 	cd tools/benchreport && $(GO) vet . && $(GO) test .
-	$(BENCH_REPORT) -record-run $(SMOKE_DIR)/run.txt -root ../.. -goversion "$$($(GO) env GOVERSION)" -describe smoke
+	$(BENCH_REPORT) -record-run $(SMOKE_DIR)/run.txt -root ../.. -goversion "$$($(GO) env GOVERSION)" -describe smoke -passes 1
+	$(BENCH_REPORT) -merge-c $(SMOKE_DIR)/c -o $(SMOKE_DIR)/c.json
 	$(BENCH_REPORT) -root ../.. -results $(SMOKE_DIR) -smoke -allow-dirty \
-		-out $(SMOKE_DIR)/BENCHMARKS.md -svg $(SMOKE_DIR)/read-size.svg
+		-out $(SMOKE_DIR)/BENCHMARKS.md -chart-dir $(SMOKE_DIR)/charts

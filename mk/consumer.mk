@@ -4,9 +4,13 @@
 # runs there.
 #
 #   make test-consumer   the consumer crate, in a temporary directory outside the tree
+#   make test-two-copies a program with two copies of randp (path and git) links and draws from both
 
-.PHONY: test-consumer
-TEST_TARGETS += test-consumer
+.PHONY: test-consumer test-two-copies
+TEST_TARGETS += test-consumer test-two-copies
 
 test-consumer:
 	scripts/test-consumer.sh
+
+test-two-copies:
+	scripts/test-two-copies.sh

@@ -27,4 +27,4 @@ test-rust: build
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
 # state under a running call) and the key-erasure scan run there too.
 test-rust-debug:
-	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test signal_frames

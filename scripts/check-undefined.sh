@@ -1,29 +1,47 @@
 #!/bin/sh
 # The C library uses nothing from the system but what randp needs: the
 # getrandom system call, memory mapping, pthread keys, write/abort for its one
-# failure message, the compiler's memcpy/memset, and getauxval (the CPU's
-# AES instructions on aarch64, found through AT_HWCAP). Checks the undefined
-# symbols of each static archive or shared object given against that list,
-# and that a shared object needs no library but libc.
+# failure message, the compiler's memcpy/memset, getauxval (the CPU's AES
+# instructions on aarch64, found through AT_HWCAP; the largest signal frame,
+# AT_MINSIGSTKSZ), sigaltstack (wiping a signal frame there), and glibc's
+# restartable-sequence area (__rseq_offset, __rseq_size), which must be weak
+# references so that the library links and loads without them (glibc before
+# 2.35, musl). Checks the undefined symbols of each static archive or shared
+# object given against that list, and that a shared object needs no library
+# but libc.
 #
 # Usage: scripts/check-undefined.sh LIB...
 set -eu
 
-allowed='__errno_location abort getauxval madvise memcpy memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific syscall write'
+allowed='__errno_location abort getauxval madvise memcpy memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific sigaltstack syscall write'
+# Allowed only as weak references (nm type w or v).
+weak_only='__rseq_offset __rseq_size'
 # Weak references every shared object carries from crtbegin/crtend.
 weak_ok='_ITM_deregisterTMCloneTable _ITM_registerTMCloneTable __cxa_finalize __gmon_start__'
 
 status=0
 for lib in "$@"; do
 	case $lib in
-	*.so*) syms=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | sed 's/@.*//') ;;
-	*) syms=$(nm -u "$lib" 2>/dev/null | awk 'NF == 2 {print $2}') ;;
+	*.so*) list=$(nm -D --undefined-only "$lib" | awk '{print $(NF-1) ":" $NF}' | sed 's/@.*//') ;;
+	*) list=$(nm -u "$lib" 2>/dev/null | awk 'NF == 2 {print $1 ":" $2}') ;;
 	esac
-	for s in $syms; do
+	syms=
+	for entry in $list; do
+		type=${entry%%:*} s=${entry#*:}
+		syms="$syms $s"
 		case " $allowed $weak_ok " in
-		*" $s "*) ;;
-		*) echo "check-undefined: $lib needs $s, which is not on the allow-list" >&2; status=1 ;;
+		*" $s "*) continue ;;
 		esac
+		case " $weak_only " in
+		*" $s "*)
+			case $type in
+			w | v) continue ;;
+			*) echo "check-undefined: $lib needs $s as a strong reference; it must be weak" >&2; status=1; continue ;;
+			esac
+			;;
+		esac
+		echo "check-undefined: $lib needs $s, which is not on the allow-list" >&2
+		status=1
 	done
 	case $lib in
 	*.so*)

@@ -104,17 +104,58 @@ pub mod internals {
     }
 
     /// Copies this thread's 15 AES-256 round keys (the current key is the
-    /// first two; the portable backend keeps only those) into `dst`, without
-    /// a copy on the stack, and returns false if this thread has no userspace
-    /// state.
+    /// first two; the portable backend keeps only those) into `dst`, and
+    /// returns false if this thread has no userspace state. The copy is made
+    /// with signals blocked and the vector registers are zeroed after it, so
+    /// that it leaves the keys neither on the stack nor in a signal frame.
     pub fn copy_thread_round_keys(dst: &mut [[u8; 16]; 15]) -> bool {
-        crate::thread_state::with_schedule(|s| dst.copy_from_slice(&s.0)).is_some()
+        crate::keystream::out_of_signal_frames(|| {
+            crate::thread_state::with_schedule(|s| dst.copy_from_slice(&s.round_keys)).is_some()
+        })
     }
 
     /// Copies this thread's whole state page into `dst` (4096 bytes), and
-    /// returns false if this thread has no userspace state.
+    /// returns false if this thread has no userspace state; made as
+    /// [`copy_thread_round_keys`] makes its copy.
     pub fn copy_thread_state(dst: &mut [u8]) -> bool {
-        crate::thread_state::copy_state(dst)
+        crate::keystream::out_of_signal_frames(|| crate::thread_state::copy_state(dst))
+    }
+
+    /// How this thread's keystream calls keep keys out of signal frames:
+    /// `"rseq"` (restartable sequences: interrupted calls are wiped after and
+    /// resumed), `"blocked signals"` (no rseq area registered for the thread,
+    /// or the portable backend), or `"off"` (the tests' control).
+    pub fn signal_frame_protection() -> &'static str {
+        crate::keystream::signal_frame_protection()
+    }
+
+    /// How many times a keystream call of this process was interrupted (by
+    /// a signal or a preemption) inside its restartable sequence, and
+    /// resumed after wiping what the interruption may have left.
+    pub fn signal_frame_aborts() -> usize {
+        crate::keystream::signal_frame_aborts()
+    }
+
+    /// The 15 AES-256 round keys of `key`, expanded by the AES-NI key
+    /// expansion the x86_64 backends use (`None` without AES-NI), for the
+    /// tests that look for every round key of past keys in memory.
+    pub fn round_keys_of(key: &[u8; 32]) -> Option<[[u8; 16]; 15]> {
+        if !Backend::AesNi.supported() {
+            return None;
+        }
+        let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::ZERO);
+        // SAFETY: `ks` is a valid zeroed schedule, `key` 32 readable bytes,
+        // and the CPU runs the AES-NI backend.
+        unsafe { crate::keystream::mix_with(Backend::AesNi, &mut *ks, key) };
+        Some(ks.round_keys)
+    }
+
+    /// Switches off (`true`) or back on the protection that keeps keys out
+    /// of signal frames (restartable sequences, or signals blocked around
+    /// the keystream), for the control of the tests that show it is needed.
+    /// Never call it outside such a test.
+    pub fn set_signal_frame_protection_off(off: bool) {
+        crate::keystream::set_signal_frame_protection_off(off)
     }
 
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key
@@ -126,7 +167,7 @@ pub mod internals {
         /// A keystream under 32 fresh bytes from the OS.
         #[allow(clippy::new_without_default)]
         pub fn new() -> Self {
-            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule([[0; 16]; 15]));
+            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::ZERO);
             let mut seed = [0u8; 32];
             crate::entropy::os_fill(&mut seed);
             // SAFETY: `ks` is a valid (zeroed) schedule and `seed` 32 readable bytes.

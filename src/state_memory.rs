@@ -12,10 +12,13 @@
 //! where the limit allows (best effort).
 //!
 //! Whether the kernel honours MADV_WIPEONFORK is checked, not assumed: the
-//! advice must succeed on every mapping, and an invalid advice must fail, since
-//! some environments (qemu-user, for one) accept any advice and ignore it. When
-//! the check fails randp keeps no userspace state at all and every draw reads
-//! the OS directly, so a child never repeats its parent's bytes.
+//! advice must succeed on every mapping, an invalid advice must fail (some
+//! environments, qemu-user for one, accept any advice and ignore it), and
+//! once per process the kernel's own account of the first mapping, the `wf`
+//! flag in /proc/self/smaps, must show it (a seccomp filter can make the
+//! advice return 0 without running it). When a check fails, or /proc cannot
+//! be read, randp keeps no userspace state at all and every draw reads the OS
+//! directly, so a child never repeats its parent's bytes.
 
 use core::ptr::{self, NonNull};
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -126,7 +129,8 @@ fn map_bytes() -> Option<NonNull<u8>> {
         };
         (wipe, invalid, kind)
     };
-    if wipe != 0 || invalid == 0 {
+    let verified = WIPE_ON_FORK.load(Relaxed) == HONOURED || smaps_shows_wipe_on_fork(p.as_ptr() as usize);
+    if wipe != 0 || invalid == 0 || !verified {
         WIPE_ON_FORK.store(REFUSED, Relaxed);
         // SAFETY: the mapping was made above and never handed out.
         unsafe { unmap_bytes(p) };
@@ -135,6 +139,144 @@ fn map_bytes() -> Option<NonNull<u8>> {
     let _ = WIPE_ON_FORK.compare_exchange(UNKNOWN, HONOURED, Relaxed, Relaxed);
     LAST_KIND.store(kind, Relaxed);
     Some(p)
+}
+
+/// Whether /proc/self/smaps (read through raw system calls: no allocation,
+/// no lock, no libc buffer) shows the `wf` flag (VM_WIPEONFORK, which
+/// MAP_DROPPABLE implies) on the mapping that holds `addr`. False if the
+/// file cannot be opened or is not on procfs.
+fn smaps_shows_wipe_on_fork(addr: usize) -> bool {
+    const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe {
+        libc::syscall(libc::SYS_openat, libc::AT_FDCWD, c"/proc/self/smaps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC)
+    } as libc::c_int;
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: statfs is plain data, valid when zeroed, and fstatfs fills it.
+    let mut st: libc::statfs = unsafe { core::mem::zeroed() };
+    // SAFETY: `fd` is open and `st` a valid out-pointer.
+    let on_procfs = unsafe { libc::syscall(libc::SYS_fstatfs, fd, &mut st as *mut libc::statfs) } == 0
+        && st.f_type as i64 == PROC_SUPER_MAGIC;
+    let mut lines = Lines::new(fd);
+    let mut in_mapping = false;
+    let mut shown = false;
+    while on_procfs && let Some(line) = lines.next() {
+        if let Some((lo, hi)) = mapping_range(line) {
+            if in_mapping {
+                break;
+            }
+            in_mapping = lo <= addr && addr < hi;
+        } else if in_mapping && let Some(flags) = line.strip_prefix(b"VmFlags:") {
+            shown = flags.split(|&c| c == b' ').any(|f| f == b"wf");
+            break;
+        }
+    }
+    // SAFETY: closes the descriptor opened above.
+    unsafe { libc::syscall(libc::SYS_close, fd) };
+    shown
+}
+
+/// The address range at the start of an smaps header line
+/// (`7f0000001000-7f0000002000 rw-p …`), or `None` for other lines.
+fn mapping_range(line: &[u8]) -> Option<(usize, usize)> {
+    let hex = |s: &[u8]| -> Option<usize> {
+        if s.is_empty() || s.len() > 16 {
+            return None;
+        }
+        s.iter().try_fold(0usize, |v, &c| Some(v << 4 | (c as char).to_digit(16)? as usize))
+    };
+    let dash = line.iter().position(|&c| c == b'-')?;
+    let space = line.iter().position(|&c| c == b' ')?;
+    if space < dash {
+        return None;
+    }
+    Some((hex(&line[..dash])?, hex(&line[dash + 1..space])?))
+}
+
+/// The lines of a file read with read(2) into a small buffer; a line longer
+/// than the buffer is cut to its start (enough for the lines parsed here).
+struct Lines {
+    fd: libc::c_int,
+    buf: [u8; 256],
+    start: usize,
+    end: usize,
+    eof: bool,
+    /// The last line was cut: the rest of it is still to be read and dropped.
+    cut: bool,
+}
+
+impl Lines {
+    fn new(fd: libc::c_int) -> Self {
+        Lines { fd, buf: [0; 256], start: 0, end: 0, eof: false, cut: false }
+    }
+
+    fn next(&mut self) -> Option<&[u8]> {
+        if self.cut {
+            self.cut = false;
+            while !self.consume_newline() {
+                self.start = 0;
+                self.end = 0;
+                self.fill();
+                if self.eof {
+                    return None;
+                }
+            }
+        }
+        loop {
+            if let Some(i) = self.buf[self.start..self.end].iter().position(|&c| c == b'\n') {
+                let line = self.start..self.start + i;
+                self.start += i + 1;
+                return Some(&self.buf[line]);
+            }
+            if self.eof {
+                let line = self.start..self.end;
+                self.start = self.end;
+                return if line.is_empty() { None } else { Some(&self.buf[line]) };
+            }
+            if self.start == 0 && self.end == self.buf.len() {
+                self.cut = true;
+                self.start = self.end;
+                return Some(&self.buf[..]);
+            }
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            self.fill();
+        }
+    }
+
+    /// Drops the buffered bytes up to and including a newline; false if
+    /// there was none.
+    fn consume_newline(&mut self) -> bool {
+        match self.buf[self.start..self.end].iter().position(|&c| c == b'\n') {
+            Some(i) => {
+                self.start += i + 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads more after `end`; sets `eof` at the end of the file or on an error.
+    fn fill(&mut self) {
+        loop {
+            let room = &mut self.buf[self.end..];
+            // SAFETY: reads at most `room.len()` bytes into `room`.
+            let n = unsafe { libc::syscall(libc::SYS_read, self.fd, room.as_mut_ptr(), room.len()) };
+            if n > 0 {
+                self.end += n as usize;
+                return;
+            }
+            // SAFETY: __errno_location returns this thread's errno slot.
+            if n < 0 && unsafe { *libc::__errno_location() } == libc::EINTR {
+                continue;
+            }
+            self.eof = true;
+            return;
+        }
+    }
 }
 
 /// # Safety
@@ -159,6 +301,45 @@ pub(crate) mod tests {
     /// ignores it, so there randp must refuse to keep userspace state.
     pub(crate) fn native() -> bool {
         cfg!(target_arch = "x86_64")
+    }
+
+    #[test]
+    fn smaps_ranges_and_long_lines_are_parsed() {
+        assert_eq!(
+            mapping_range(b"7f0000001000-7f0000003000 rw-p 00000000 00:00 0"),
+            Some((0x7f0000001000, 0x7f0000003000))
+        );
+        assert_eq!(mapping_range(b"VmFlags: rd wr mr mw me ac wf dd"), None);
+        assert_eq!(mapping_range(b"Size:                  4 kB"), None);
+        // A file of long lines, cut to the buffer, then short ones.
+        let path = std::format!("/tmp/randp-lines-{}", std::process::id());
+        let long = "x".repeat(1000);
+        std::fs::write(&path, std::format!("{long}\nab\n{long}\n\ncd")).unwrap();
+        let c = std::ffi::CString::new(path.clone()).unwrap();
+        // SAFETY: a valid path; the descriptor is closed below.
+        let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDONLY) };
+        let mut lines = Lines::new(fd);
+        let mut got = std::vec::Vec::new();
+        while let Some(l) = lines.next() {
+            got.push(l.len());
+        }
+        // SAFETY: closing the descriptor opened above.
+        unsafe { libc::close(fd) };
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(got, [256, 2, 256, 0, 2]);
+    }
+
+    #[test]
+    fn smaps_shows_the_flag_on_state_pages_only() {
+        if !native() {
+            return; // qemu-user: see this_kernel_honours_wipe_on_fork
+        }
+        let p = map::<[u8; 100]>().expect("mapping");
+        assert!(smaps_shows_wipe_on_fork(p.as_ptr() as usize));
+        let heap = std::boxed::Box::new(0u64);
+        assert!(!smaps_shows_wipe_on_fork(&*heap as *const u64 as usize), "an ordinary mapping has no wf flag");
+        // SAFETY: `p` came from `map` and is not used again.
+        unsafe { unmap(p) };
     }
 
     #[test]

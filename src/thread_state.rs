@@ -9,12 +9,15 @@
 //! key when it is loaded, so that it is among the process's first keys, whose
 //! values glibc keeps without allocating.
 //!
-//! An `in_use` flag guards against re-entry from a signal handler on the same
-//! thread: a call that finds the flag set (it interrupted another call) reads
-//! the OS directly instead, as Linux's vgetrandom does. The flag is also how a
-//! fork made by a signal handler in the middle of a call (or a dropped page)
-//! is noticed: the flag reads zero when the interrupted call resumes, and the
-//! call throws away what it produced.
+//! Re-entry from a signal handler on the same thread is marked in the
+//! thread-local word itself (its low bit, beside the page-aligned pointer),
+//! which neither fork nor a dropped page touches: a call that finds the mark
+//! (it interrupted another call) reads the OS directly instead, as Linux's
+//! vgetrandom does, and so never uses a state that a running call is
+//! writing, wiped or not. A fork made by a signal handler in the middle of a
+//! call (or a dropped page) is noticed through the `live` word in the page,
+//! which every call that uses the generator finds at 1 and a wipe zeroes:
+//! the interrupted call then throws away what it produced.
 
 use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
 use crate::{state_memory, tls};
@@ -27,18 +30,30 @@ pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
 
 #[repr(C)]
 struct ThreadState {
-    /// 1 while a call on this thread uses `generator`; 0 otherwise (and after
-    /// a fork or a dropped page).
-    in_use: AtomicUsize,
+    /// 1 once a call has used `generator` since the page was last zeroed
+    /// (mapped, forked, dropped); a call that finds it 0 at its end was
+    /// interrupted by a wipe.
+    live: AtomicUsize,
     generator: ThreadGenerator,
 }
 
 const _: () = assert!(size_of::<ThreadState>() <= state_memory::STATE_LEN);
 
-/// Slot values below this are not states. 0: no state yet.
-const MAPPING: usize = 1; // this thread is mapping its state (a handler that interrupts it reads the OS)
-const EXITING: usize = 2; // the state was released at thread exit: later draws read the OS
-const FIRST_STATE: usize = 3;
+/// The thread-local word holds 0 (no state yet), one of the two markers
+/// below, or the address of the thread's state (page-aligned), to which
+/// `BUSY` is added while a call uses it.
+const BUSY: usize = 1;
+const MAPPING: usize = 2; // this thread is mapping its state (a handler that interrupts it reads the OS)
+const EXITING: usize = 4; // the state was released at thread exit: later draws read the OS
+const PAGE_MASK: usize = state_memory::STATE_LEN - 1;
+
+const _: () = assert!(align_of::<ThreadState>() <= state_memory::STATE_LEN && MAPPING | EXITING | BUSY < PAGE_MASK);
+
+/// Whether slot value `p` is a state that no call is using.
+#[inline(always)]
+fn is_idle_state(p: usize) -> bool {
+    p & PAGE_MASK == 0 && p != 0
+}
 
 /// The pthread key whose destructor releases a thread's state when the
 /// thread exits, plus one (0: not created yet).
@@ -106,12 +121,14 @@ unsafe extern "C" fn release(p: *mut libc::c_void) {
 pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option<R> {
     let slot = tls::slot();
     let mut p = slot.load(Relaxed);
-    if p < FIRST_STATE {
-        p = acquire(slot)?;
+    if !is_idle_state(p) {
+        p = acquire(slot, p)?;
     }
-    let state = enter(p)?;
+    let state = enter(slot, p);
+    state.live.store(1, Relaxed);
+    compiler_fence(SeqCst);
     let result = f(&state.generator);
-    if !leave(state) {
+    if !leave(slot, p, state) {
         // What `f` produced may be the parent's, and the state is half wiped.
         forked_during_call(&state.generator);
         return None;
@@ -127,13 +144,14 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
 /// needs no stack frame.
 #[inline(always)]
 pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
-    let p = tls::slot().load(Relaxed);
-    if p < FIRST_STATE {
+    let slot = tls::slot();
+    let p = slot.load(Relaxed);
+    if !is_idle_state(p) {
         return None;
     }
-    let state = enter(p)?;
+    let state = enter(slot, p);
     let out = state.generator.take::<N>();
-    if !leave(state) {
+    if !leave(slot, p, state) {
         // The page was zeroed while `take` ran. Its one store that may have
         // landed on the zeroed page (zeroes aside) is the count of unread
         // bytes; clearing that leaves the all-zero, unseeded state.
@@ -143,34 +161,29 @@ pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
     out
 }
 
-/// Marks the state at `p` as used by this call, or returns `None` if a call
-/// it interrupted (a signal handler's) is using it.
+/// Marks the idle state at `p` as used by this call: a call that interrupts
+/// this one (a signal handler's) then finds the mark and reads the OS.
 #[inline(always)]
-fn enter(p: usize) -> Option<&'static ThreadState> {
+fn enter(slot: &AtomicUsize, p: usize) -> &'static ThreadState {
+    slot.store(p | BUSY, Relaxed);
+    compiler_fence(SeqCst);
     // SAFETY: `p` is this thread's live state: it stays mapped until
     // `release` runs, which first takes it out of the slot. Only this thread
-    // (and its signal handlers) reach it, and only through shared references
-    // to atomics and cells.
-    let state = unsafe { &*(p as *const ThreadState) };
-    if state.in_use.load(Relaxed) != 0 {
-        return None;
-    }
-    state.in_use.store(1, Relaxed);
-    compiler_fence(SeqCst);
-    Some(state)
+    // (and its signal handlers, which the mark keeps out) reach it, and only
+    // through shared references to atomics and cells.
+    unsafe { &*(p as *const ThreadState) }
 }
 
 /// Ends a call begun by [`enter`]. Returns false if the kernel zeroed the
 /// page during the call (a signal handler forked and this is the child, or
-/// the page was dropped): the flag then reads zero.
+/// the page was dropped): `live` then reads zero.
 #[inline(always)]
-fn leave(state: &ThreadState) -> bool {
+fn leave(slot: &AtomicUsize, p: usize, state: &ThreadState) -> bool {
     compiler_fence(SeqCst);
-    if state.in_use.load(Relaxed) != 1 {
-        return false;
-    }
-    state.in_use.store(0, Relaxed);
-    true
+    let live = state.live.load(Relaxed) == 1;
+    compiler_fence(SeqCst);
+    slot.store(p, Relaxed);
+    live
 }
 
 /// Throws away a state that the kernel wiped under a running call, so that
@@ -181,15 +194,24 @@ fn forked_during_call(generator: &ThreadGenerator) {
     generator.wipe();
 }
 
-/// Maps this thread's state on its first draw; `None` if this draw must
-/// read the OS.
+/// Maps this thread's state on its first draw, or returns the idle state a
+/// signal handler mapped meanwhile; `None` if this draw must read the OS
+/// (`p`, the slot's value, is a busy state, MAPPING or EXITING, or no state
+/// can be mapped).
+///
+/// The slot is claimed with a compare-and-swap from 0, so that a handler
+/// that interrupts this draw anywhere either finds the claim (and reads the
+/// OS) or has mapped the state before the claim (which then fails, and this
+/// draw uses that state): a thread never maps two.
 #[cold]
 #[inline(never)]
-fn acquire(slot: &AtomicUsize) -> Option<usize> {
-    if slot.load(Relaxed) != 0 || !state_memory::honoured() {
-        return None; // MAPPING or EXITING
+fn acquire(slot: &AtomicUsize, p: usize) -> Option<usize> {
+    if p != 0 || !state_memory::honoured() {
+        return None;
     }
-    slot.store(MAPPING, Relaxed);
+    if let Err(now) = slot.compare_exchange(0, MAPPING, Relaxed, Relaxed) {
+        return is_idle_state(now).then_some(now);
+    }
     compiler_fence(SeqCst);
     let state = release_key().and_then(|key| {
         let p = state_memory::map::<ThreadState>()?;

@@ -8,34 +8,28 @@
 //! a signal handler that interrupted `malloc` cannot afford. glibc keeps room
 //! in every thread's static TLS block for such libraries' few bytes.
 //!
-//! The symbol is hidden (never exported from a shared object) and carries the
-//! crate version, so two versions of randp can be linked into one program.
+//! The symbol is hidden (never exported from a shared object) and named after
+//! [`ANCHOR`], whose mangled name carries this crate's hash: two copies of
+//! randp in one program (two versions, or one version from two sources) each
+//! have their own word and link side by side.
 
 use core::sync::atomic::AtomicUsize;
 
-macro_rules! slot_symbol {
-    () => {
-        concat!(
-            "__randp_thread_state_",
-            env!("CARGO_PKG_VERSION_MAJOR"),
-            "_",
-            env!("CARGO_PKG_VERSION_MINOR"),
-            "_",
-            env!("CARGO_PKG_VERSION_PATCH")
-        )
-    };
-}
+/// Names the thread-local word: `<ANCHOR's symbol>.tls`.
+#[used]
+static ANCHOR: u8 = 0;
 
 core::arch::global_asm!(
-    concat!(".pushsection .tbss.", slot_symbol!(), ",\"awT\",%nobits"),
+    ".pushsection .tbss.randp_thread_state,\"awT\",%nobits",
     ".p2align 3",
-    concat!(".globl ", slot_symbol!()),
-    concat!(".hidden ", slot_symbol!()),
-    concat!(".type ", slot_symbol!(), ",%object"),
-    concat!(".size ", slot_symbol!(), ",8"),
-    concat!(slot_symbol!(), ":"),
+    ".globl {anchor}.tls",
+    ".hidden {anchor}.tls",
+    ".type {anchor}.tls,%object",
+    ".size {anchor}.tls,8",
+    "{anchor}.tls:",
     ".zero 8",
     ".popsection",
+    anchor = sym ANCHOR,
 );
 
 /// This thread's slot. Zero in a new thread.
@@ -49,8 +43,9 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     unsafe {
         core::arch::asm!(
             "mov {p}, qword ptr fs:[0]",
-            concat!("add {p}, qword ptr [rip + ", slot_symbol!(), "@GOTTPOFF]"),
+            "add {p}, qword ptr [rip + {anchor}.tls@GOTTPOFF]",
             p = out(reg) p,
+            anchor = sym ANCHOR,
             options(pure, readonly, nostack),
         );
     }
@@ -59,11 +54,12 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     unsafe {
         core::arch::asm!(
             "mrs {p}, tpidr_el0",
-            concat!("adrp {o}, :gottprel:", slot_symbol!()),
-            concat!("ldr {o}, [{o}, #:gottprel_lo12:", slot_symbol!(), "]"),
+            "adrp {o}, :gottprel:{anchor}.tls",
+            "ldr {o}, [{o}, #:gottprel_lo12:{anchor}.tls]",
             "add {p}, {p}, {o}",
             p = out(reg) p,
             o = out(reg) _,
+            anchor = sym ANCHOR,
             options(pure, readonly, nostack, preserves_flags),
         );
     }

@@ -1,16 +1,32 @@
-//! Where the kernel refuses MADV_WIPEONFORK, randp keeps no userspace state
-//! and a forked child still never repeats its parent's bytes. The refusal is
-//! real: a seccomp filter in a child process makes madvise(MADV_WIPEONFORK)
-//! fail with EINVAL, as a kernel before 4.14 does.
+//! Where the kernel refuses MADV_WIPEONFORK, or randp cannot see it take
+//! effect, randp keeps no userspace state and a forked child still never
+//! repeats its parent's bytes. Each case is real, in a child process:
+//! - refused: a seccomp filter makes madvise(MADV_WIPEONFORK) fail with
+//!   EINVAL, as a kernel before 4.14 does;
+//! - faked: a seccomp filter makes it return 0 without running it, and makes
+//!   mmap(MAP_DROPPABLE) fail as before Linux 6.11, so only the kernel's own
+//!   account (the `wf` flag in /proc/self/smaps) tells; without that check
+//!   every child repeats its parent's bytes;
+//! - no /proc: the process runs in a mount namespace with an empty /proc,
+//!   where that account cannot be read.
 
 mod support;
 use support::{ROLE, assert_unique, blocks, fail_syscall, run_child, write_all};
 
 const FORKS: usize = 200;
 
-fn child() {
-    fail_syscall(libc::SYS_madvise, libc::EINVAL, Some((2, libc::MADV_WIPEONFORK as u32)));
-    assert!(!randp::uses_userspace_generator(), "refused advice must disable the userspace state");
+fn child(role: &str) {
+    match role {
+        "refused" => fail_syscall(libc::SYS_madvise, libc::EINVAL, Some((2, libc::MADV_WIPEONFORK as u32))),
+        "faked" => {
+            let droppable = (libc::MAP_ANONYMOUS | libc::MAP_DROPPABLE) as u32;
+            fail_syscall(libc::SYS_mmap, libc::EINVAL, Some((3, droppable)));
+            fail_syscall(libc::SYS_madvise, 0, Some((2, libc::MADV_WIPEONFORK as u32)));
+        }
+        "no-proc" => hide_proc(),
+        _ => unreachable!("{role}"),
+    }
+    assert!(!randp::uses_userspace_generator(), "{role}: the userspace state must be disabled");
     let mut out = Vec::new();
     for _ in 0..FORKS {
         let mut pipe = [0; 2];
@@ -43,21 +59,54 @@ fn child() {
             libc::close(pipe[0]);
         }
     }
-    assert_unique(blocks(&out), "without MADV_WIPEONFORK");
+    assert_unique(blocks(&out), role);
     write_all(1, b"ok");
     std::process::exit(0);
 }
 
-fn main() {
-    if std::env::var(ROLE).is_ok() {
-        child();
+/// Mounts an empty tmpfs over /proc in a mount namespace of this process's
+/// own (a user namespace too when not root).
+fn hide_proc() {
+    // SAFETY: unshare and mount change only this process's view of mounts.
+    unsafe {
+        // SAFETY: geteuid has no preconditions.
+        let flags = if libc::geteuid() == 0 { libc::CLONE_NEWNS } else { libc::CLONE_NEWNS | libc::CLONE_NEWUSER };
+        assert_eq!(libc::unshare(flags), 0, "unshare: {}", std::io::Error::last_os_error());
+        assert_eq!(
+            libc::mount(
+                c"none".as_ptr(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null()
+            ),
+            0,
+            "make / private: {}",
+            std::io::Error::last_os_error()
+        );
+        assert_eq!(
+            libc::mount(c"none".as_ptr(), c"/proc".as_ptr(), c"tmpfs".as_ptr(), 0, std::ptr::null()),
+            0,
+            "mount tmpfs on /proc: {}",
+            std::io::Error::last_os_error()
+        );
     }
-    let out = run_child("refused");
-    assert!(
-        out.status.success() && out.stdout == b"ok",
-        "child failed: {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    println!("wipe_on_fork_refused: 1 passed, 0 failed");
+    assert!(std::fs::read_dir("/proc").unwrap().next().is_none(), "/proc is empty");
+}
+
+fn main() {
+    if let Ok(role) = std::env::var(ROLE) {
+        child(&role);
+    }
+    let roles = ["refused", "faked", "no-proc"];
+    for role in roles {
+        let out = run_child(role);
+        assert!(
+            out.status.success() && out.stdout == b"ok",
+            "{role}: child failed: {:?}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    println!("wipe_on_fork_refused: {} passed, 0 failed", roles.len());
 }

@@ -8,15 +8,21 @@
 // alternate instead of each running its repetitions back to back.
 //
 // The tables, after planet36/randp's benchmarks:
-//   fill_1MiB, fill_256B   one fill call of that size per iteration
-//   read_<size>            one fill call of 4 B .. 4 KiB (the Go read sizes)
+//   fill_<size>            one fill call of that size per iteration: 4 B, 8 B
+//                          (the Go read sizes) and every power of two from
+//                          16 B to 1 MiB (planet36/randp's 256 B and 1 MiB
+//                          tables are two of them)
 //   u32, u64               one word per call
 //   lt_u32                 a u32 below a bound cycling through 1 ..= 0x100000
+//   rdrand64               one 64-bit RDRAND, as the kernel's extract_crng
+//                          called arch_get_random_long (seed 004)
 //   threads_fill_1MiB, threads_u64   1 and 2 threads at once, each its own state
 //   mutex_u64              randp per thread against randp behind one mutex
 //
 // Every benchmark uses wall time (UseRealTime), so rates are per second of
-// real time, also with two threads.
+// real time, also with two threads. make bench runs this program in several
+// processes, one repetition each, so that every sample of a row comes from
+// its own process (its own memory layout).
 //
 // The contestant that is missing on this machine is not registered; its
 // reason is recorded in the JSON context as "missing:<key>".
@@ -90,16 +96,25 @@ void U64Mutex(benchmark::State& state, const contestant* c) {
 }
 
 struct Size {
-  const char* name;
+  std::string name;
   size_t bytes;
 };
 
-const Size kReadSizes[] = {{"4B", 4}, {"8B", 8}, {"32B", 32}, {"512B", 512}, {"1KiB", 1024}, {"4KiB", 4096}};
+// The fill sizes: 4 B and 8 B (the Go read sizes), then 16 B .. 1 MiB in
+// powers of two.
+std::vector<Size> FillSizes() {
+  std::vector<Size> sizes = {{"4B", 4}, {"8B", 8}};
+  for (size_t n = 16; n <= (size_t{1} << 20); n *= 2) {
+    std::string name = n >= (size_t{1} << 20) ? std::to_string(n >> 20) + "MiB"
+                       : n >= 1024            ? std::to_string(n >> 10) + "KiB"
+                                              : std::to_string(n) + "B";
+    sizes.push_back(Size{name, n});
+  }
+  return sizes;
+}
 
 const char* const kFillRows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl",
                                  "getentropy", "getrandom_vdso", "getrandom_syscall"};
-const char* const kReadRows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl",
-                                 "getrandom_vdso", "getrandom_syscall"};
 const char* const kU32Rows[] = {"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl",
                                 "getrandom_vdso", "rdrand32", "rdseed32"};
 const char* const kU64Rows[] = {"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd",
@@ -122,16 +137,10 @@ const contestant* Available(const char* key) {
 }
 
 void RegisterAll() {
-  for (const Size& s : {Size{"1MiB", size_t{1} << 20}, Size{"256B", 256}}) {
+  for (const Size& s : FillSizes()) {
     for (const char* k : kFillRows)
       if (const contestant* c = Available(k))
         benchmark::RegisterBenchmark((std::string("fill_") + s.name + "/" + k).c_str(), Fill, c, s.bytes)
-            ->UseRealTime();
-  }
-  for (const Size& s : kReadSizes) {
-    for (const char* k : kReadRows)
-      if (const contestant* c = Available(k))
-        benchmark::RegisterBenchmark((std::string("read_") + s.name + "/" + k).c_str(), Fill, c, s.bytes)
             ->UseRealTime();
   }
   for (const char* k : kU32Rows)
@@ -140,6 +149,8 @@ void RegisterAll() {
   for (const char* k : kU64Rows)
     if (const contestant* c = Available(k))
       benchmark::RegisterBenchmark((std::string("u64/") + k).c_str(), U64, c)->UseRealTime();
+  if (const contestant* c = Available("rdrand64"))
+    benchmark::RegisterBenchmark("rdrand64/rdrand64", U64, c)->UseRealTime();
   for (const char* k : kLtRows)
     if (const contestant* c = Available(k))
       benchmark::RegisterBenchmark((std::string("lt_u32/") + k).c_str(), LtU32, c)->UseRealTime();

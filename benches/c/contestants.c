@@ -112,6 +112,15 @@ __attribute__((target("rdrnd"))) static uint32_t rdrand32(void)
 	}
 	return v;
 }
+/* The kernel's arch_get_random_long before seed 004's patch: one 64-bit
+ * RDRAND (retried here until it succeeds, as the kernel tried a few times). */
+__attribute__((target("rdrnd"))) static uint64_t rdrand64(void)
+{
+	unsigned long long v;
+	while (!_rdrand64_step(&v)) {
+	}
+	return v;
+}
 __attribute__((target("rdseed"))) static uint32_t rdseed32(void)
 {
 	unsigned v;
@@ -120,7 +129,7 @@ __attribute__((target("rdseed"))) static uint32_t rdseed32(void)
 	return v;
 }
 
-static struct contestant table[16];
+static struct contestant table[24];
 static size_t count;
 
 static struct contestant *add(const char *key)
@@ -188,6 +197,12 @@ const struct contestant *contestants_load(const char *randp_so, size_t *n)
 	c = add("rdrand32");
 	if (__builtin_cpu_supports("rdrnd"))
 		c->u32 = rdrand32;
+	else
+		c->missing = "no RDRAND on this CPU";
+
+	c = add("rdrand64");
+	if (__builtin_cpu_supports("rdrnd"))
+		c->u64 = rdrand64;
 	else
 		c->missing = "no RDRAND on this CPU";
 

@@ -198,7 +198,8 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         // SAFETY: the fields are this generator's own plain bytes, and no
         // reference into them is live (only raw pointers are ever made).
         unsafe {
-            zeroize::Zeroize::zeroize(&mut (*self.schedule.get()).0);
+            zeroize::Zeroize::zeroize(&mut (*self.schedule.get()).round_keys);
+            zeroize::Zeroize::zeroize(&mut (*self.schedule.get()).next);
             zeroize::Zeroize::zeroize(&mut *self.seed.get());
             zeroize::Zeroize::zeroize((*self.buf.get()).as_flattened_mut());
         }

@@ -27,8 +27,8 @@ fn key_of(g: &Small) -> [u8; 32] {
     // SAFETY: reading the generator's own schedule; nothing writes it meanwhile.
     let ks = unsafe { &*g.schedule.get() };
     let mut k = [0u8; 32];
-    k[..16].copy_from_slice(&ks.0[0]);
-    k[16..].copy_from_slice(&ks.0[1]);
+    k[..16].copy_from_slice(&ks.round_keys[0]);
+    k[16..].copy_from_slice(&ks.round_keys[1]);
     k
 }
 

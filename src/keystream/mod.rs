@@ -7,18 +7,20 @@
 //! call, and whoever later reads the state learns the next key, never one that
 //! produced past output.
 //!
-//! On x86_64 the kernels are written in inline assembly on the CPU's AES
+//! On x86_64 the kernels are written in assembly on the CPU's AES
 //! instructions: VAES with 512-bit vectors (32 blocks in flight), VAES with
 //! 256-bit vectors (16 blocks), or AES-NI (8 blocks), picked once at run time.
-//! They read the round keys from the state and write the next schedule back
+//! They read the round keys from the state and write the next key back
 //! there, use no stack at all, and zero every vector register they touched
 //! before they return, so no copy of a key is left behind in any build
-//! profile. Elsewhere (aarch64, and x86_64 CPUs without AES-NI) the `aes`
-//! crate makes the keystream (its ARMv8 backend is picked at run time), and
-//! the stack that call used is zeroed after it. Every kernel is tested block
-//! for block against the `aes` crate.
+//! profile; a signal that interrupts one cannot leave one in its signal frame
+//! either ([`signal_frames`]). Elsewhere (aarch64, and x86_64 CPUs without
+//! AES-NI) the `aes` crate makes the keystream (its ARMv8 backend is picked
+//! at run time), with signals blocked, and the stack that call used is zeroed
+//! after it. Every kernel is tested block for block against the `aes` crate.
 
 mod portable;
+mod signal_frames;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 #[cfg(target_arch = "x86_64")]
@@ -34,12 +36,22 @@ use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 pub(crate) const BLOCK_LEN: usize = 16;
 
 /// An AES-256 key schedule: 15 round keys, the first two of which are the
-/// key itself. The all-zero value is the unseeded state.
+/// key itself, and the next key on its way from the keystream to the
+/// expansion (zero between calls). The all-zero value is the unseeded state.
 ///
 /// The portable backend keeps only the key (round keys 0 and 1) and expands it
 /// inside the `aes` crate at every call; the others keep all 15 round keys.
 #[repr(C, align(64))]
-pub(crate) struct Schedule(pub(crate) [[u8; BLOCK_LEN]; 15]);
+pub(crate) struct Schedule {
+    pub(crate) round_keys: [[u8; BLOCK_LEN]; 15],
+    pub(crate) next: [u8; 32],
+}
+
+impl Schedule {
+    /// The unseeded schedule.
+    #[cfg(any(test, feature = "internals"))]
+    pub(crate) const ZERO: Schedule = Schedule { round_keys: [[0; BLOCK_LEN]; 15], next: [0; 32] };
+}
 
 /// The ways randp can make keystream, fastest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,38 +101,60 @@ impl Backend {
     }
 }
 
-/// The backend in use: 0 until chosen, else `Backend::code`.
+/// The backend in use: 0 until chosen, else `Backend::code`. Once any key
+/// has been made, `USED` is added: the choice is then fixed.
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
+const USED: u8 = 0x80;
 
 /// The backend every generator uses, chosen on first use: the fastest one
 /// this CPU supports.
 #[inline]
 pub(crate) fn backend() -> Backend {
     match CHOSEN.load(Relaxed) {
-        0 => choose(),
-        c => Backend::ALL[usize::from(c) - 1],
+        c if c & USED != 0 => Backend::ALL[usize::from(c & !USED) - 1],
+        c => choose(c),
     }
 }
 
+/// Fixes the backend: the one forced before, or the fastest supported.
+/// Threads racing here, or with `force`, all end up with the one fixed first.
 #[cold]
-fn choose() -> Backend {
-    let b = Backend::ALL.into_iter().find(|b| b.supported()).unwrap_or(Backend::Portable);
-    // Several threads may race here; they all pick the same backend.
-    CHOSEN.store(b.code(), Relaxed);
-    b
+fn choose(mut c: u8) -> Backend {
+    loop {
+        if c & USED != 0 {
+            return Backend::ALL[usize::from(c & !USED) - 1];
+        }
+        let b = match c {
+            0 => Backend::ALL.into_iter().find(|b| b.supported()).unwrap_or(Backend::Portable),
+            forced => Backend::ALL[usize::from(forced) - 1],
+        };
+        match CHOSEN.compare_exchange(c, b.code() | USED, Relaxed, Relaxed) {
+            Ok(_) => return b,
+            Err(now) => c = now,
+        }
+    }
 }
 
 /// Makes `b` the backend of the process, for benchmarks and tests that
 /// compare backends. Returns false (and changes nothing) if the CPU cannot run
-/// it. Must be called before the first draw of the process: schedules made by
-/// one backend are not valid for another.
+/// it, or if any key has been made already (schedules made by one backend
+/// are not valid for another: the portable backend keeps only two round
+/// keys), unless `b` is the backend in use.
 #[cfg(feature = "internals")]
 pub(crate) fn force(b: Backend) -> bool {
     if !b.supported() {
         return false;
     }
-    CHOSEN.store(b.code(), Relaxed);
-    true
+    let mut c = CHOSEN.load(Relaxed);
+    loop {
+        if c & USED != 0 {
+            return c == b.code() | USED;
+        }
+        match CHOSEN.compare_exchange_weak(c, b.code(), Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(now) => c = now,
+        }
+    }
 }
 
 /// Writes `nblocks` blocks of keystream under the key in `ks` (counters 2,
@@ -158,23 +192,17 @@ pub(crate) unsafe fn rotate_with(b: Backend, ks: *mut Schedule, out: *mut u8, nb
     unsafe {
         match b {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes512 => {
-                x86_vaes512::keystream(ks, out, nblocks);
-                x86::expand(ks, core::ptr::null());
-            }
+            Backend::Vaes512 => signal_frames::rotate(x86_vaes512::keystream, ks, out, nblocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes256 => {
-                x86_vaes256::keystream(ks, out, nblocks);
-                x86::expand(ks, core::ptr::null());
-            }
+            Backend::Vaes256 => signal_frames::rotate(x86_vaes256::keystream, ks, out, nblocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNi => {
-                x86_aesni::keystream(ks, out, nblocks);
-                x86::expand(ks, core::ptr::null());
-            }
+            Backend::AesNi => signal_frames::rotate(x86_aesni::keystream, ks, out, nblocks),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => portable::rotate(ks, out, nblocks),
+            Backend::Portable => signal_frames::portable(|| {
+                portable::rotate(ks, out, nblocks);
+                zero_vector_registers();
+            }),
         }
     }
 }
@@ -188,12 +216,78 @@ pub(crate) unsafe fn mix_with(b: Backend, ks: *mut Schedule, seed: *const [u8; 3
     unsafe {
         match b {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => x86::expand(ks, seed),
+            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => signal_frames::mix(ks, seed),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => portable::mix(ks, seed),
+            Backend::Portable => signal_frames::portable(|| {
+                portable::mix(ks, seed);
+                zero_vector_registers();
+            }),
         }
     }
+}
+
+/// Switches the protection of [`signal_frames`] off (`true`) or back on, for
+/// the tests' control that shows it is needed.
+#[cfg(feature = "internals")]
+pub(crate) fn set_signal_frame_protection_off(off: bool) {
+    signal_frames::set_disabled(off);
+}
+
+/// How this thread's keystream calls keep keys out of signal frames.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_protection() -> &'static str {
+    signal_frames::protection(backend())
+}
+
+/// How many times a keystream kernel was interrupted and resumed.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_aborts() -> usize {
+    signal_frames::ABORTS.load(Relaxed)
+}
+
+/// Runs `f`, which copies key material through registers (the test views of
+/// the state), with signals blocked, and zeroes the vector registers after it.
+#[cfg(feature = "internals")]
+pub(crate) fn out_of_signal_frames<R>(f: impl FnOnce() -> R) -> R {
+    signal_frames::blocked(|| {
+        let r = f();
+        zero_vector_registers();
+        r
+    })
+}
+
+/// Zeroes every vector register (all that this CPU has), after code that
+/// may leave key material in them: the `aes` crate, the test views.
+#[inline(always)]
+fn zero_vector_registers() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the level is this CPU's; the function only zeroes registers
+    // the sysv64 convention lets a callee clobber.
+    unsafe {
+        x86::zero_vector_registers(x86::vector_level())
+    };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: only zeroes the registers declared clobbered; the compiler
+    // saves and restores the callee-saved halves (d8..d15) of its caller.
+    unsafe {
+        core::arch::asm!(
+            "movi v0.16b, #0", "movi v1.16b, #0", "movi v2.16b, #0", "movi v3.16b, #0",
+            "movi v4.16b, #0", "movi v5.16b, #0", "movi v6.16b, #0", "movi v7.16b, #0",
+            "movi v8.16b, #0", "movi v9.16b, #0", "movi v10.16b, #0", "movi v11.16b, #0",
+            "movi v12.16b, #0", "movi v13.16b, #0", "movi v14.16b, #0", "movi v15.16b, #0",
+            "movi v16.16b, #0", "movi v17.16b, #0", "movi v18.16b, #0", "movi v19.16b, #0",
+            "movi v20.16b, #0", "movi v21.16b, #0", "movi v22.16b, #0", "movi v23.16b, #0",
+            "movi v24.16b, #0", "movi v25.16b, #0", "movi v26.16b, #0", "movi v27.16b, #0",
+            "movi v28.16b, #0", "movi v29.16b, #0", "movi v30.16b, #0", "movi v31.16b, #0",
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _, out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v9") _, out("v10") _, out("v11") _, out("v12") _, out("v13") _, out("v14") _,
+            out("v15") _, out("v16") _, out("v17") _, out("v18") _, out("v19") _, out("v20") _, out("v21") _,
+            out("v22") _, out("v23") _, out("v24") _, out("v25") _, out("v26") _, out("v27") _, out("v28") _,
+            out("v29") _, out("v30") _, out("v31") _,
+            options(nostack, nomem, preserves_flags),
+        )
+    };
 }
 
 #[cfg(not(target_arch = "x86_64"))]

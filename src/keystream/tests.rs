@@ -28,7 +28,7 @@ fn random_key() -> [u8; 32] {
 
 /// A schedule for `key` made by backend `b` (through `mix` on a zeroed one).
 fn schedule(b: Backend, key: &[u8; 32]) -> std::boxed::Box<Schedule> {
-    let mut ks = std::boxed::Box::new(Schedule([[0; 16]; 15]));
+    let mut ks = std::boxed::Box::new(Schedule::ZERO);
     // SAFETY: `ks` is a valid schedule, `key` 32 readable bytes, and the
     // callers only pass supported backends.
     unsafe { mix_with(b, &mut *ks, key) };
@@ -37,8 +37,8 @@ fn schedule(b: Backend, key: &[u8; 32]) -> std::boxed::Box<Schedule> {
 
 fn key_of(ks: &Schedule) -> [u8; 32] {
     let mut k = [0u8; 32];
-    k[..16].copy_from_slice(&ks.0[0]);
-    k[16..].copy_from_slice(&ks.0[1]);
+    k[..16].copy_from_slice(&ks.round_keys[0]);
+    k[16..].copy_from_slice(&ks.round_keys[1]);
     k
 }
 
@@ -161,4 +161,18 @@ fn portable_ctr_matches_sp800_38a_f55() {
     );
     ctr::Ctr128BE::<Aes256>::new(&key.into(), &counter.into()).apply_keystream(&mut data);
     assert_eq!(data, expected);
+}
+
+/// Once a key has been made, the backend is fixed: switching from the
+/// portable backend (which keeps two round keys) to an x86 one would run AES
+/// with 13 zero round keys.
+#[cfg(feature = "internals")]
+#[test]
+fn force_is_refused_once_a_key_exists() {
+    let _ = crate::u64();
+    let current = backend();
+    for b in Backend::ALL.into_iter().filter(|b| b.supported()) {
+        assert_eq!(force(b), b == current, "force({b:?}) after a draw, backend {current:?}");
+    }
+    assert_eq!(backend(), current);
 }

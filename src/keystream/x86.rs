@@ -1,11 +1,30 @@
-//! What the x86_64 kernels share: CPU feature detection, constants, and the
-//! AES-256 key expansion (AES-NI's aeskeygenassist), done in place in the
-//! thread's state.
+//! What the x86_64 kernels share: CPU feature detection, constants, the
+//! calling convention of every kernel, the restartable-sequence frame around
+//! them, and the AES-256 key expansion (AES-NI's aeskeygenassist), done in
+//! place in the thread's state.
+//!
+//! # Kernels
+//! Every kernel is a naked `sysv64` function that uses only caller-saved
+//! registers and no stack, and returns a [`Progress`]. Its arguments are
+//! `rdi` the schedule, `rsi` the output (or the seed), `rdx` a block count,
+//! `rcx` the first counter and `r8` this thread's `rseq_cs` word (or null).
+//! Everything a kernel does between its labels `1:` and `8:` is a restartable
+//! sequence: it may be interrupted at any instruction and run again with the
+//! same arguments (less the blocks already done), because it writes nothing
+//! that it reads. Every key it holds lives in vector registers between those
+//! labels only: the sequence ends with the instruction that zeroes the last
+//! of them. With `r8` non-null the kernel first points the thread's
+//! `rseq_cs` word at its descriptor, so that the kernel diverts a signal's
+//! (or a preemption's) return into the sequence to the abort label `7:`,
+//! which zeroes the registers and reports the abort: the caller then wipes
+//! the signal frame, whose register image may hold the key (see
+//! [`super::guard`]). With `r8` null the caller blocks signals instead.
 
 use super::Schedule;
-use core::arch::asm;
 
 cpufeatures::new!(cpu_aesni, "aes", "ssse3");
+cpufeatures::new!(cpu_avx, "avx");
+cpufeatures::new!(cpu_avx512f, "avx512f");
 cpufeatures::new!(cpu_avx2, "avx2", "aes");
 cpufeatures::new!(cpu_avx512, "avx512f", "avx512bw", "aes");
 
@@ -34,6 +53,19 @@ pub(super) fn has_vaes512() -> bool {
     cpu_avx512::get() && cpuid_vaes()
 }
 
+/// What a kernel reports: how many blocks it wrote (all of them unless
+/// `aborted`), and whether a signal or a preemption diverted it to its abort
+/// label. Returned in `rax` and `rdx`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Progress {
+    pub done: usize,
+    pub aborted: usize,
+}
+
+/// A kernel: see the module documentation.
+pub(super) type Kernel = unsafe extern "sysv64" fn(*mut Schedule, *mut u8, usize, u64, *mut u64) -> Progress;
+
 /// Constants the kernels load, laid out for 16-byte-aligned loads.
 #[repr(C, align(64))]
 pub(super) struct Consts {
@@ -55,19 +87,79 @@ pub(super) static CONSTS: Consts = Consts {
     four: [4, 0],
 };
 
-/// Byte offsets into [`Consts`] for the assembly.
+/// Byte offsets into [`Consts`] and [`Schedule`] for the assembly.
 pub(super) const C_COUNTERS: usize = 0;
 pub(super) const C_BSWAP: usize = 64;
 pub(super) const C_ONE: usize = 80;
 pub(super) const C_TWO: usize = 96;
 pub(super) const C_FOUR: usize = 112;
+pub(super) const S_NEXT: usize = 240;
 
 const _: () = {
     assert!(core::mem::offset_of!(Consts, bswap) == C_BSWAP);
     assert!(core::mem::offset_of!(Consts, one) == C_ONE);
     assert!(core::mem::offset_of!(Consts, two) == C_TWO);
     assert!(core::mem::offset_of!(Consts, four) == C_FOUR);
+    assert!(core::mem::offset_of!(Schedule, next) == S_NEXT);
 };
+
+/// The start of every kernel: keeps the block count in `r10` (for
+/// [`rseq_end`]), arms the restartable sequence when `r8` is not null, and
+/// opens it at label `1:`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! rseq_begin {
+    () => {
+        concat!(
+            "mov r10, rdx\n",
+            "test r8, r8\n",
+            "jz 1f\n",
+            "lea rax, [rip + 9f]\n",
+            "mov qword ptr [r8], rax\n",
+            "1:\n",
+        )
+    };
+}
+pub(super) use rseq_begin;
+
+/// The end of every kernel. `$zero` zeroes every register the kernel used;
+/// its last instruction is the last one of the sequence (label `8:` follows
+/// it). The normal return disarms the sequence and reports `r10` blocks done;
+/// the abort label `7:`, preceded by the signature glibc registers for the
+/// thread (RSEQ_SIG, inside a `ud1` so that nothing runs into it), zeroes
+/// the registers and reports `r10 - rdx` blocks done and the abort. Label
+/// `9:` is the sequence's descriptor (struct rseq_cs: version, flags,
+/// start, length, abort).
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! rseq_end {
+    ($zero:expr) => {
+        concat!(
+            $zero,
+            "8:\n",
+            "test r8, r8\n",
+            "jz 10f\n",
+            "mov qword ptr [r8], 0\n",
+            "10:\n",
+            "mov rax, r10\n",
+            "xor edx, edx\n",
+            "ret\n",
+            ".byte 0x0f, 0xb9, 0x3d\n",
+            ".long 0x53053053\n",
+            "7:\n",
+            $zero,
+            "mov rax, r10\n",
+            "sub rax, rdx\n",
+            "mov edx, 1\n",
+            "ret\n",
+            ".pushsection .data.rel.ro.randp_rseq_cs, \"aw\", @progbits\n",
+            ".balign 32\n",
+            "9:\n",
+            ".long 0, 0\n",
+            ".quad 1b, 8b - 1b, 7b\n",
+            ".popsection\n",
+        )
+    };
+}
+pub(super) use rseq_end;
 
 /// One AES-256 key-expansion step: round keys `2i` and (below 7) `2i + 1`
 /// from the two before them, xmm1 holding round key `2i - 2` and xmm3 round
@@ -86,7 +178,7 @@ macro_rules! expand_step {
             "pslldq xmm4, 4\n",
             "pxor xmm1, xmm4\n",
             "pxor xmm1, xmm2\n",
-            "movdqu xmmword ptr [{ks} + ", $even, "], xmm1\n",
+            "movdqu xmmword ptr [rdi + ", $even, "], xmm1\n",
         )
     };
     ($rcon:literal, $even:literal, $odd:literal) => {
@@ -102,51 +194,151 @@ macro_rules! expand_step {
             "pslldq xmm4, 4\n",
             "pxor xmm3, xmm4\n",
             "pxor xmm3, xmm2\n",
-            "movdqu xmmword ptr [{ks} + ", $odd, "], xmm3\n",
+            "movdqu xmmword ptr [rdi + ", $odd, "], xmm3\n",
         )
     };
 }
 
-/// XORs the 32 bytes at `seed` (unless it is null) into the key held in
-/// round keys 0 and 1 of `ks`, then expands it over round keys 2 to 14.
+/// Zeroes the registers the key expansion and the seed mix use.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! zero_xmm1_4 {
+    () => {
+        "pxor xmm1, xmm1\npxor xmm2, xmm2\npxor xmm3, xmm3\npxor xmm4, xmm4\n"
+    };
+}
+
+/// Expands the key in `next` over round keys 0 to 14 of the schedule at
+/// `rdi` (a kernel: the other arguments but `r8` are ignored). `next` is left
+/// as it is, so that the sequence can be run again; the caller zeroes it.
 ///
 /// # Safety
-/// `ks` is valid for reads and writes; `seed` is null or valid for reads of
-/// 32 bytes; the CPU has AES-NI.
-#[target_feature(enable = "aes,sse2")]
+/// `rdi` is valid for reads and writes of a [`Schedule`]; `r8` is null or
+/// this thread's registered `rseq_cs` word; the CPU has AES-NI.
+#[unsafe(naked)]
 #[rustfmt::skip] // one assembly line per source line
-pub(super) unsafe fn expand(ks: *mut Schedule, seed: *const [u8; 32]) {
-    // SAFETY: the caller guarantees the pointers and AES-NI. The block reads
-    // and writes only `ks` and `seed`, uses no stack, and zeroes the vector
-    // registers it used before it ends.
-    unsafe {
-        asm!(
-            "movdqu xmm1, xmmword ptr [{ks}]",
-            "movdqu xmm3, xmmword ptr [{ks} + 16]",
-            "test {seed}, {seed}",
-            "jz 2f",
-            "movdqu xmm4, xmmword ptr [{seed}]",
-            "pxor xmm1, xmm4",
-            "movdqu xmm4, xmmword ptr [{seed} + 16]",
-            "pxor xmm3, xmm4",
-            "movdqu xmmword ptr [{ks}], xmm1",
-            "movdqu xmmword ptr [{ks} + 16], xmm3",
-            "2:",
-            expand_step!("0x01", "32", "48"),
-            expand_step!("0x02", "64", "80"),
-            expand_step!("0x04", "96", "112"),
-            expand_step!("0x08", "128", "144"),
-            expand_step!("0x10", "160", "176"),
-            expand_step!("0x20", "192", "208"),
-            expand_step!("0x40", "224"),
-            "pxor xmm1, xmm1",
-            "pxor xmm2, xmm2",
-            "pxor xmm3, xmm3",
-            "pxor xmm4, xmm4",
-            ks = in(reg) ks,
-            seed = in(reg) seed,
-            out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _,
-            options(nostack),
-        );
+pub(super) unsafe extern "sysv64" fn expand_next(
+    _ks: *mut Schedule,
+    _out: *mut u8,
+    _n: usize,
+    _first: u64,
+    _rseq_cs: *mut u64,
+) -> Progress {
+    core::arch::naked_asm!(
+        rseq_begin!(),
+        "movdqu xmm1, xmmword ptr [rdi + {next}]",
+        "movdqu xmm3, xmmword ptr [rdi + {next} + 16]",
+        "movdqu xmmword ptr [rdi], xmm1",
+        "movdqu xmmword ptr [rdi + 16], xmm3",
+        expand_step!("0x01", "32", "48"),
+        expand_step!("0x02", "64", "80"),
+        expand_step!("0x04", "96", "112"),
+        expand_step!("0x08", "128", "144"),
+        expand_step!("0x10", "160", "176"),
+        expand_step!("0x20", "192", "208"),
+        expand_step!("0x40", "224"),
+        rseq_end!(zero_xmm1_4!()),
+        next = const S_NEXT,
+    )
+}
+
+/// Writes the key of the schedule at `rdi` (round keys 0 and 1) XORed with
+/// the 32 bytes at `rsi` into its `next` (a kernel: `rdx` and `rcx` are
+/// ignored). Reads nothing it writes, so it can be run again.
+///
+/// # Safety
+/// `rdi` is valid for reads and writes of a [`Schedule`], `rsi` for reads of
+/// 32 bytes; `r8` is null or this thread's registered `rseq_cs` word.
+#[unsafe(naked)]
+#[rustfmt::skip] // one assembly line per source line
+pub(super) unsafe extern "sysv64" fn mix_into_next(
+    _ks: *mut Schedule,
+    _seed: *mut u8,
+    _n: usize,
+    _first: u64,
+    _rseq_cs: *mut u64,
+) -> Progress {
+    core::arch::naked_asm!(
+        rseq_begin!(),
+        "movdqu xmm1, xmmword ptr [rdi]",
+        "movdqu xmm3, xmmword ptr [rdi + 16]",
+        "movdqu xmm4, xmmword ptr [rsi]",
+        "pxor xmm1, xmm4",
+        "movdqu xmm4, xmmword ptr [rsi + 16]",
+        "pxor xmm3, xmm4",
+        "movdqu xmmword ptr [rdi + {next}], xmm1",
+        "movdqu xmmword ptr [rdi + {next} + 16], xmm3",
+        rseq_end!(zero_xmm1_4!()),
+        next = const S_NEXT,
+    )
+}
+
+/// Zeroes the `len` bytes below its own return address, down to `low` at the
+/// lowest: where the kernel put the signal frame of a signal that interrupted
+/// a kernel called from the same frame (whose stack pointer was the same).
+/// Not a kernel: takes `rdi = len` and `rsi = low`, uses `rax`, `rcx`, `rdi`,
+/// and no stack.
+///
+/// # Safety
+/// The `len` bytes below the caller's stack pointer, above `low`, are
+/// mapped, writable and unused (dead stack below the red zone's end).
+#[unsafe(naked)]
+#[rustfmt::skip] // one assembly line per source line
+pub(super) unsafe extern "sysv64" fn wipe_below_stack(_len: usize, _low: usize) {
+    core::arch::naked_asm!(
+        "mov rax, rsp",
+        "mov rcx, rax",
+        "sub rcx, rdi",
+        "cmp rcx, rsi",
+        "cmovb rcx, rsi",
+        "mov rdi, rcx",
+        "sub rax, rcx",
+        "jbe 2f",
+        "mov rcx, rax",
+        "xor eax, eax",
+        "rep stosb",
+        "2:",
+        "ret",
+    )
+}
+
+/// Zeroes every vector register: xmm0..15 always, their upper halves when
+/// `level >= 1` (AVX), and zmm16..31 when `level >= 2` (AVX-512F). For code
+/// that leaves key material in them: the `aes` crate (the portable backend),
+/// and the test views of the state.
+///
+/// # Safety
+/// The CPU has the features `level` names.
+#[unsafe(naked)]
+#[rustfmt::skip] // one assembly line per source line
+pub(super) unsafe extern "sysv64" fn zero_vector_registers(_level: usize) {
+    core::arch::naked_asm!(
+        "pxor xmm0, xmm0", "pxor xmm1, xmm1", "pxor xmm2, xmm2", "pxor xmm3, xmm3",
+        "pxor xmm4, xmm4", "pxor xmm5, xmm5", "pxor xmm6, xmm6", "pxor xmm7, xmm7",
+        "pxor xmm8, xmm8", "pxor xmm9, xmm9", "pxor xmm10, xmm10", "pxor xmm11, xmm11",
+        "pxor xmm12, xmm12", "pxor xmm13, xmm13", "pxor xmm14, xmm14", "pxor xmm15, xmm15",
+        "test rdi, rdi",
+        "jz 2f",
+        "vzeroall",
+        "cmp rdi, 2",
+        "jb 2f",
+        "vpxord zmm16, zmm16, zmm16", "vpxord zmm17, zmm17, zmm17", "vpxord zmm18, zmm18, zmm18",
+        "vpxord zmm19, zmm19, zmm19", "vpxord zmm20, zmm20, zmm20", "vpxord zmm21, zmm21, zmm21",
+        "vpxord zmm22, zmm22, zmm22", "vpxord zmm23, zmm23, zmm23", "vpxord zmm24, zmm24, zmm24",
+        "vpxord zmm25, zmm25, zmm25", "vpxord zmm26, zmm26, zmm26", "vpxord zmm27, zmm27, zmm27",
+        "vpxord zmm28, zmm28, zmm28", "vpxord zmm29, zmm29, zmm29", "vpxord zmm30, zmm30, zmm30",
+        "vpxord zmm31, zmm31, zmm31",
+        "2:",
+        "ret",
+    )
+}
+
+/// The `level` argument of [`zero_vector_registers`] for this CPU.
+pub(super) fn vector_level() -> usize {
+    if cpu_avx512f::get() {
+        2
+    } else if cpu_avx::get() {
+        1
+    } else {
+        0
     }
 }

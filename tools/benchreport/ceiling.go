@@ -7,35 +7,35 @@ import (
 	"strings"
 )
 
-// ceilings are the hardware references of benches/ceiling.sh, run at the
-// start and at the end of the measurements: `openssl speed -evp
+// ceilings are the hardware references of benches/passes.sh, measured once
+// in every pass, each time in a new process: `openssl speed -elapsed -evp
 // aes-256-ctr` on 1 MiB buffers, and the plain AES-CTR loops of the shared
-// aes-ceiling tool.
+// aes-ceiling tool (one repetition of each kernel), both on the wall clock
+// like every other row of the report.
 type ceilings struct {
 	OpenSSLVersion string
-	openssl        []float64 // ns per 1 MiB, one per openssl speed run
-	Kernels        []ceilingKernel
-	Missing        string // why aes-ceiling was not measured, or ""
+	openssl        []float64            // ns per 1 MiB, one per pass
+	kernels        map[string][]float64 // ns per 1 MiB (wall clock), one per pass, by kernel name
+	Order          []string             // kernel names as the tool prints them
+	Missing        string               // why aes-ceiling was not measured, or ""
 }
 
-// ceilingKernel is one line of aes-ceiling: median and range of its
-// repetitions, CPU-time GB/s, for one of the runs.
-type ceilingKernel struct {
-	Run, Name string
-	GBps      float64
-	Range     string
-}
-
-// OpenSSL is openssl speed's time per 1 MiB over all runs.
+// OpenSSL is openssl speed's time per 1 MiB over the passes.
 func (c *ceilings) OpenSSL() stat { return summarize(c.openssl) }
 
-// load adds one ceiling.sh output (run is "start" or "end").
-func (c *ceilings) load(path, run string) error {
+// Kernel is one aes-ceiling kernel's time per 1 MiB over the passes.
+func (c *ceilings) Kernel(name string) stat { return summarize(c.kernels[name]) }
+
+// load reads benches/passes.sh's ceiling.txt.
+func (c *ceilings) load(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if c.kernels == nil {
+		c.kernels = map[string][]float64{}
+	}
 	sc := bufio.NewScanner(f)
 	inTool := false
 	for sc.Scan() {
@@ -43,6 +43,8 @@ func (c *ceilings) load(path, run string) error {
 		switch {
 		case strings.HasPrefix(line, "# openssl: "):
 			c.OpenSSLVersion = strings.TrimPrefix(line, "# openssl: ")
+		case strings.HasPrefix(line, "# pass "):
+			inTool = false
 		case strings.HasPrefix(line, "+F:"):
 			// +F:<n>:AES-256-CTR:<bytes per second for the one size>
 			f := strings.Split(line, ":")
@@ -54,29 +56,36 @@ func (c *ceilings) load(path, run string) error {
 		case line == "# aes-ceiling":
 			inTool = true
 		case inTool && len(line) > 28 && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "kernel"):
+			// "<name, 28 columns> <cpu GB/s> [min..max] | <wall GB/s> [min..max]": the wall clock.
 			name := strings.TrimSpace(line[:28])
-			fields := strings.Fields(line[28:])
-			if len(fields) < 2 {
+			_, wall, ok := strings.Cut(line[28:], "|")
+			fields := strings.Fields(wall)
+			if !ok || len(fields) < 1 {
 				continue
 			}
-			v, err := strconv.ParseFloat(fields[0], 64)
-			if err != nil {
+			gbps, err := strconv.ParseFloat(fields[0], 64)
+			if err != nil || gbps <= 0 {
 				continue
 			}
-			c.Kernels = append(c.Kernels, ceilingKernel{Run: run, Name: name, GBps: v, Range: fields[1]})
+			if _, seen := c.kernels[name]; !seen {
+				c.Order = append(c.Order, name)
+			}
+			c.kernels[name] = append(c.kernels[name], (1<<20)/gbps)
 		}
 	}
 	return sc.Err()
 }
 
-// best is the fastest AES-256-round-count kernel of the run: the ceiling
-// randp's AES-256 keystream is held against.
-func (c *ceilings) best() (ceilingKernel, bool) {
-	var b ceilingKernel
-	for _, k := range c.Kernels {
-		if strings.HasPrefix(k.Name, "14-round") && k.GBps > b.GBps {
-			b = k
+// widest is the 14-round (AES-256's count) kernel with the widest vectors
+// the run measured (zmm, else ymm, else xmm): the ceiling randp's AES-256
+// keystream is held against.
+func (c *ceilings) widest() (string, stat) {
+	for _, w := range []string{"zmm", "ymm", "xmm"} {
+		for _, name := range c.Order {
+			if strings.HasPrefix(name, "14-round") && strings.Contains(name, " "+w+" ") {
+				return name, c.Kernel(name)
+			}
 		}
 	}
-	return b, b.GBps > 0
+	return "", stat{}
 }

@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
-// critResult is one criterion benchmark: the median time per iteration
-// with criterion's bootstrap confidence interval, and what one iteration
-// processes.
+// critResult is one criterion benchmark: the median time per iteration over
+// the passes, each pass's sample being criterion's median of that pass, with
+// the order-statistics interval of the median (as for C and Go); a benchmark
+// run in one process only (the parameter sweeps) keeps criterion's own
+// bootstrap interval. Bytes and Elements say what one iteration processes.
 type critResult struct {
 	Group, Function string
 	Time            stat    // ns per iteration
@@ -40,13 +43,15 @@ func (s critSet) get(group, function string) critResult {
 // critRaw is one benchmark as criterion wrote it: new/benchmark.json and
 // new/estimates.json, kept verbatim in the merged file.
 type critRaw struct {
+	Pass      int             `json:"pass,omitempty"`
 	Benchmark json.RawMessage `json:"benchmark"`
 	Estimates json.RawMessage `json:"estimates"`
 }
 
 // mergeCriterion gathers every new/benchmark.json with its
-// new/estimates.json under dir (criterion's CRITERION_HOME layout) into one
-// JSON array, the raw record committed beside the report.
+// new/estimates.json under dir (criterion's CRITERION_HOME layout, one
+// pass-NN folder per pass, or none) into one JSON array, the raw record
+// committed beside the report; each entry carries its pass (0: no pass).
 func mergeCriterion(dir string) ([]byte, error) {
 	var all []critRaw
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -64,13 +69,23 @@ func mergeCriterion(dir string) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		all = append(all, critRaw{b, e})
+		pass := 0
+		if rel, err := filepath.Rel(dir, path); err == nil {
+			first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+			fmt.Sscanf(first, "pass-%d", &pass)
+		}
+		all = append(all, critRaw{pass, b, e})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading criterion results: %w", err)
 	}
-	sort.Slice(all, func(i, j int) bool { return string(all[i].Benchmark) < string(all[j].Benchmark) })
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Pass != all[j].Pass {
+			return all[i].Pass < all[j].Pass
+		}
+		return string(all[i].Benchmark) < string(all[j].Benchmark)
+	})
 	return json.MarshalIndent(all, "", " ")
 }
 
@@ -93,6 +108,7 @@ func loadCriterion(path string) (critSet, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	set := critSet{}
+	perPass := map[[2]string][]float64{}
 	for _, r := range all {
 		c, err := parseCritRaw(r)
 		if err != nil {
@@ -100,6 +116,11 @@ func loadCriterion(path string) (critSet, error) {
 		}
 		if set[c.Group] == nil {
 			set[c.Group] = map[string]critResult{}
+		}
+		k := [2]string{c.Group, c.Function}
+		perPass[k] = append(perPass[k], c.Time.Center)
+		if r.Pass > 0 || len(perPass[k]) > 1 {
+			c.Time = summarize(perPass[k])
 		}
 		set[c.Group][c.Function] = c
 	}

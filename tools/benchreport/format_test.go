@@ -4,8 +4,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -90,7 +88,7 @@ func TestAnchor(t *testing.T) {
 	for h, want := range map[string]string{
 		hGoRead:   "#go-read-at-decred-dcrds-sizes",
 		hCThreads: "#c-two-threads-and-one-generator-behind-a-mutex",
-		hCSizes:   "#c-one-call-of-4-b-to-4-kib",
+		hCSweep:   "#c-fill-by-call-size-4-b-to-1-mib",
 		hCeiling:  "#the-aes-256-ctr-ceiling-of-this-cpu",
 	} {
 		if got := anchor(h); got != want {
@@ -132,7 +130,8 @@ func TestParseSize(t *testing.T) {
 
 // TestLoadCBench: Google Benchmark JSON becomes ns per operation; bytes and
 // threads are turned into a time per call across all threads; aggregates and
-// errors are dropped; missing contestants come from the context.
+// errors are dropped; missing contestants come from the context. (One file
+// read alone counts as pass 0; merged passes: TestMergeCPasses.)
 func TestLoadCBench(t *testing.T) {
 	js := `{"context": {"missing:planet36": "peer source unavailable"}, "benchmarks": [
  {"run_name": "u64/randp/real_time", "run_type": "iteration", "threads": 1, "real_time": 3.5, "time_unit": "ns", "items_per_second": 2.5e8},
@@ -163,113 +162,5 @@ func TestLoadCBench(t *testing.T) {
 	}
 	if c.why("planet36") != "peer source unavailable" || c.why("randp") != "" {
 		t.Errorf("missing = %v", c.missing)
-	}
-}
-
-func TestCeilingParse(t *testing.T) {
-	out := "# openssl: OpenSSL 3.0.19\n+F:25:AES-256-CTR:7854882816.00\n+F:25:AES-256-CTR:8000000000.00\n# aes-ceiling\n" +
-		"kernel                        cpu GB/s          [min..max] | wall GB/s          [min..max]\n" +
-		"14-round CTR xmm AES-NI x8        7.61        [7.39..7.75] |      7.61        [7.39..7.75]\n" +
-		"14-round CTR ymm VAES256 x8      16.12      [15.61..16.16] |     16.12      [15.61..16.16]\n"
-	path := filepath.Join(t.TempDir(), "ceiling.txt")
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var c ceilings
-	if err := c.load(path, "start"); err != nil {
-		t.Fatal(err)
-	}
-	if len(c.openssl) != 2 || c.OpenSSLVersion != "OpenSSL 3.0.19" {
-		t.Fatalf("openssl = %v %q", c.openssl, c.OpenSSLVersion)
-	}
-	b, ok := c.best()
-	if !ok || b.Name != "14-round CTR ymm VAES256 x8" || b.GBps != 16.12 {
-		t.Errorf("best = %+v", b)
-	}
-}
-
-// TestReportFromResults writes a complete results folder, renders the
-// report and the chart, and checks what a reader looks for first.
-func TestReportFromResults(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, s string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("run.txt", "commit: abc\ndirty: no\ncpu: Test CPU\nnproc: 2\ncpu_flags: aes vaes\ngo: go1.26\n")
-	write("loadavg.txt", "100 0.50 0.1 0.1\n160 1.50 0.1 0.1\n")
-	write("peers.txt", "planet36-randp missing peer source unavailable\ndcrd-crypto-rand available x\nunpredictable available x\n")
-	goOut := func(names []string, ns func(i int) float64) string {
-		out := "goos: linux\ngoarch: amd64\n"
-		for run := 0; run < 6; run++ {
-			for i, n := range names {
-				out += "Benchmark" + n + "-2\t1000\t" + strconv.FormatFloat(ns(i)+float64(run)/100, 'f', 2, 64) + " ns/op\n"
-			}
-		}
-		return out
-	}
-	var randpNames, peerNames []string
-	for _, s := range goReadSizes {
-		for _, p := range []string{"StdlibRead", "RandpRead", "RandpReadUnbuffered", "ChaCha8Read", "AESCTRRead"} {
-			randpNames = append(randpNames, p+"/"+s.name)
-		}
-		peerNames = append(peerNames, "GetrandomRead/"+s.name, "UnpredictableRead/"+s.name)
-	}
-	randpNames = append(randpNames, "MathRand", "RandpBufRand", "Uint32N")
-	write("go-randp.txt", goOut(randpNames, func(i int) float64 {
-		if strings.HasPrefix(randpNames[i], "RandpRead/") {
-			return 10
-		}
-		return 100
-	}))
-	write("go-peers.txt", goOut(append(peerNames, "Unpredictable"), func(int) float64 { return 50 }))
-	write("go-dcrd.txt", goOut([]string{"DcrdRead/4b", "Uint32N"}, func(int) float64 { return 40 }))
-	write("c.json", `{"context": {}, "benchmarks": [{"run_name": "u64/randp/real_time", "run_type": "iteration", "threads": 1, "real_time": 3.5, "time_unit": "ns", "items_per_second": 2.5e8}]}`)
-	write("ceiling-start.txt", "# openssl: OpenSSL 3\n+F:25:AES-256-CTR:7854882816.00\n")
-	write("ceiling-end.txt", "# openssl: OpenSSL 3\n+F:25:AES-256-CTR:7854882816.00\n")
-	write("criterion.json", "[]")
-
-	res, err := loadResults(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg, err := readSizeChart(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"<svg", "4 B", "4 KiB", "time per Read call", "crypto/rand before Go 1.24", "art4711/unpredictable"} {
-		if !strings.Contains(svg, want) {
-			t.Errorf("chart lacks %q", want)
-		}
-	}
-	if strings.Contains(svg, "decred dcrd Read") {
-		t.Error("chart drew dcrd's incomplete series")
-	}
-	md := (&report{res: res, svgPath: "read-size.svg", resultsDir: "results"}).markdown()
-	for _, want := range []string{
-		"## If you use X today",
-		"| crypto/rand.Read | 32 B | 100 ns | 10.0 ns | [**9.98× faster**](#go-read-at-decred-dcrds-sizes) |",
-		"planet36/randp `randp_u64` | uint64_t | — | 4.00 ns | [not measured: peer source unavailable]",
-		"Commit abc,",
-		"0.50 / 1.50 / 1.50 (min / median / max of 2 samples",
-		"Test CPU",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
-	// Without the randp series the chart is an error, not a silent gap.
-	delete(res.goRandp.samples, "RandpRead/4b")
-	if _, err := readSizeChart(res); err == nil {
-		t.Error("chart drawn without RandpRead/4b")
-	}
-	// A results folder without the C output is incomplete outside smoke mode.
-	os.Remove(filepath.Join(dir, "c.json"))
-	if _, err := loadResults(dir, false); err == nil {
-		t.Error("results without c.json accepted")
-	}
-	if _, err := loadResults(dir, true); err != nil {
-		t.Errorf("smoke mode refused missing c.json: %v", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -16,8 +18,57 @@ import (
 // threads (so perfect scaling halves it), from the aggregate rate.
 type cSet struct {
 	samples map[string][]float64 // by name without "/real_time"
+	passes  map[string][]int     // the pass (process) of each sample
 	missing map[string]string    // contestant key -> reason
 	context map[string]any
+}
+
+// byPass is a benchmark's samples by pass.
+func (s *cSet) byPass(name string) map[int]float64 {
+	m := map[int]float64{}
+	if s == nil {
+		return m
+	}
+	for i, v := range s.samples[name] {
+		m[s.passes[name][i]] = v
+	}
+	return m
+}
+
+// mergeCPasses gathers the per-pass Google Benchmark JSON files of a folder
+// (pass-NN.json, one process each) into one file: {"passes": [{"pass": N,
+// "run": <the file as written>}, ...]}, the raw record kept beside the report.
+func mergeCPasses(dir string) ([]byte, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "pass-*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no pass-*.json in %s", dir)
+	}
+	sort.Strings(files)
+	type pass struct {
+		Pass int             `json:"pass"`
+		Run  json.RawMessage `json:"run"`
+	}
+	var all struct {
+		Passes []pass `json:"passes"`
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var n int
+		if _, err := fmt.Sscanf(filepath.Base(f), "pass-%d.json", &n); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if !json.Valid(b) {
+			return nil, fmt.Errorf("%s: not JSON", f)
+		}
+		all.Passes = append(all.Passes, pass{n, b})
+	}
+	return json.MarshalIndent(all, "", " ")
 }
 
 func (s *cSet) get(name string) stat {
@@ -35,51 +86,78 @@ func (s *cSet) why(key string) string {
 	return s.missing[key]
 }
 
+// gbenchRun is one Google Benchmark JSON output.
+type gbenchRun struct {
+	Context    map[string]any `json:"context"`
+	Benchmarks []struct {
+		Name           string  `json:"name"`
+		RunName        string  `json:"run_name"`
+		RunType        string  `json:"run_type"`
+		Threads        int     `json:"threads"`
+		Iterations     float64 `json:"iterations"`
+		RealTime       float64 `json:"real_time"`
+		TimeUnit       string  `json:"time_unit"`
+		BytesPerSecond float64 `json:"bytes_per_second"`
+		ItemsPerSecond float64 `json:"items_per_second"`
+		ErrorOccurred  bool    `json:"error_occurred"`
+	} `json:"benchmarks"`
+}
+
+// loadCBench reads a merged file (mergeCPasses) or one Google Benchmark
+// JSON output (every sample then counts as pass 0).
 func loadCBench(path string) (*cSet, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var doc struct {
-		Context    map[string]any `json:"context"`
-		Benchmarks []struct {
-			Name           string  `json:"name"`
-			RunName        string  `json:"run_name"`
-			RunType        string  `json:"run_type"`
-			Threads        int     `json:"threads"`
-			Iterations     float64 `json:"iterations"`
-			RealTime       float64 `json:"real_time"`
-			TimeUnit       string  `json:"time_unit"`
-			BytesPerSecond float64 `json:"bytes_per_second"`
-			ItemsPerSecond float64 `json:"items_per_second"`
-			ErrorOccurred  bool    `json:"error_occurred"`
-		} `json:"benchmarks"`
+	var merged struct {
+		Passes []struct {
+			Pass int       `json:"pass"`
+			Run  gbenchRun `json:"run"`
+		} `json:"passes"`
 	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	if err := json.Unmarshal(raw, &merged); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s := &cSet{samples: map[string][]float64{}, missing: map[string]string{}, context: doc.Context}
-	for k, v := range doc.Context {
-		if key, ok := strings.CutPrefix(k, "missing:"); ok {
-			s.missing[key] = fmt.Sprint(v)
+	if merged.Passes == nil {
+		var one gbenchRun
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
+		merged.Passes = append(merged.Passes, struct {
+			Pass int       `json:"pass"`
+			Run  gbenchRun `json:"run"`
+		}{0, one})
 	}
-	for _, b := range doc.Benchmarks {
-		if b.RunType != "iteration" || b.ErrorOccurred {
-			continue
+	s := &cSet{samples: map[string][]float64{}, passes: map[string][]int{}, missing: map[string]string{}}
+	for _, p := range merged.Passes {
+		doc := p.Run
+		if s.context == nil {
+			s.context = doc.Context
 		}
-		name := strings.Replace(b.RunName, "/real_time", "", 1)
-		size := opBytes(name)
-		var v float64
-		switch {
-		case b.BytesPerSecond > 0 && size > 0:
-			v = 1e9 * size / b.BytesPerSecond
-		case b.ItemsPerSecond > 0:
-			v = 1e9 / b.ItemsPerSecond
-		default:
-			v = b.RealTime * unitNs(b.TimeUnit)
+		for k, v := range doc.Context {
+			if key, ok := strings.CutPrefix(k, "missing:"); ok {
+				s.missing[key] = fmt.Sprint(v)
+			}
 		}
-		s.samples[name] = append(s.samples[name], v)
+		for _, b := range doc.Benchmarks {
+			if b.RunType != "iteration" || b.ErrorOccurred {
+				continue
+			}
+			name := strings.Replace(b.RunName, "/real_time", "", 1)
+			size := opBytes(name)
+			var v float64
+			switch {
+			case b.BytesPerSecond > 0 && size > 0:
+				v = 1e9 * size / b.BytesPerSecond
+			case b.ItemsPerSecond > 0:
+				v = 1e9 / b.ItemsPerSecond
+			default:
+				v = b.RealTime * unitNs(b.TimeUnit)
+			}
+			s.samples[name] = append(s.samples[name], v)
+			s.passes[name] = append(s.passes[name], p.Pass)
+		}
 	}
 	if len(s.samples) == 0 {
 		return nil, fmt.Errorf("%s: no benchmark results", path)
@@ -87,11 +165,22 @@ func loadCBench(path string) (*cSet, error) {
 	return s, nil
 }
 
+// buildType is what the Google Benchmark library says of its own build.
+func (s *cSet) buildType() string {
+	if s == nil {
+		return ""
+	}
+	if v, ok := s.context["library_build_type"]; ok {
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
 // opBytes is the bytes one call of a fill benchmark writes, from its table
 // name ("fill_1MiB/...", "read_4B/...", "threads_fill_1MiB/..."), or 0.
 func opBytes(name string) float64 {
 	tbl, _, _ := strings.Cut(name, "/")
-	for _, p := range []string{"threads_fill_", "fill_", "read_"} {
+	for _, p := range []string{"threads_fill_", "fill_"} {
 		if size, ok := strings.CutPrefix(tbl, p); ok {
 			return parseSize(size)
 		}

@@ -14,9 +14,19 @@ import (
 type goSet struct {
 	file    string
 	samples map[string][]float64
+	bytesOp map[string][]float64 // B/op, one per pass (-benchmem)
+	allocs  map[string][]float64 // allocs/op, one per pass
 	order   []string
 	procs   string
 	config  map[string]string
+}
+
+// mem is the median B/op and allocs/op of a benchmark, when recorded.
+func (s *goSet) mem(name string) (bytesOp, allocs float64, ok bool) {
+	if s == nil || len(s.bytesOp[name]) == 0 || len(s.allocs[name]) == 0 {
+		return 0, 0, false
+	}
+	return summarize(s.bytesOp[name]).Center, summarize(s.allocs[name]).Center, true
 }
 
 func (s *goSet) get(name string) stat {
@@ -41,7 +51,8 @@ func loadGoBench(path string) (*goSet, error) {
 		return nil, err
 	}
 	defer f.Close()
-	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, config: map[string]string{}}
+	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, config: map[string]string{},
+		bytesOp: map[string][]float64{}, allocs: map[string][]float64{}}
 	rd := benchfmt.NewReader(f, path)
 	for rd.Scan() {
 		res, ok := rd.Result().(*benchfmt.Result)
@@ -64,6 +75,12 @@ func loadGoBench(path string) (*goSet, error) {
 			set.order = append(set.order, name)
 		}
 		set.samples[name] = append(set.samples[name], v)
+		if b, ok := res.Value("B/op"); ok {
+			set.bytesOp[name] = append(set.bytesOp[name], b)
+		}
+		if a, ok := res.Value("allocs/op"); ok {
+			set.allocs[name] = append(set.allocs[name], a)
+		}
 		set.procs = procs
 	}
 	if err := rd.Err(); err != nil {
@@ -87,4 +104,12 @@ func splitProcs(full string) (string, string) {
 		}
 	}
 	return full[:i], full[i:]
+}
+
+// implementation is what the binary's "randp-implementation" line said, or "".
+func (s *goSet) implementation() string {
+	if s == nil {
+		return ""
+	}
+	return s.config["randp-implementation"]
 }

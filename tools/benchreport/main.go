@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 func main() {
@@ -23,12 +24,14 @@ func main() {
 		root       = flag.String("root", "../..", "repository root")
 		results    = flag.String("results", "benches/results", "folder of raw outputs to render, relative to -root")
 		out        = flag.String("out", "BENCHMARKS.md", "report to write, relative to -root")
-		svg        = flag.String("svg", "benches/read-size.svg", "chart to write, relative to -root")
+		chartDir   = flag.String("chart-dir", "benches/charts", "folder for the charts (SVG), relative to -root")
 		allowDirty = flag.Bool("allow-dirty", false, "write the report although the run started from a dirty tree")
 		smoke      = flag.Bool("smoke", false, "render whatever outputs exist (make bench-smoke): missing ones are not errors")
 		recordTo   = flag.String("record-run", "", "write the run record (machine, toolchains, commit) to this file and exit")
 		goVersion  = flag.String("goversion", "", "with -record-run: `go env GOVERSION` of the go that runs the benchmarks")
 		describe   = flag.String("describe", "", "with -record-run: how the run is made (times, counts)")
+		passes     = flag.Int("passes", 0, "with -record-run: the number of passes (samples per contestant)")
+		mergeC     = flag.String("merge-c", "", "merge the per-pass Google Benchmark JSON files in this folder into -o and exit")
 		mergeFrom  = flag.String("merge-criterion", "", "merge the criterion results under this folder into -o and exit")
 		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
 		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: <results>/criterion.json)")
@@ -43,12 +46,16 @@ func main() {
 	}
 	switch {
 	case *recordTo != "":
-		if err := recordRun(*root, *goVersion, *describe).write(at(*recordTo)); err != nil {
+		if err := recordRun(*root, *goVersion, *describe, *passes).write(at(*recordTo)); err != nil {
 			fatal(err)
 		}
 		return
-	case *mergeFrom != "":
-		b, err := mergeCriterion(at(*mergeFrom))
+	case *mergeC != "" || *mergeFrom != "":
+		merge, from := mergeCPasses, *mergeC
+		if *mergeFrom != "" {
+			merge, from = mergeCriterion, *mergeFrom
+		}
+		b, err := merge(at(from))
 		if err != nil {
 			fatal(err)
 		}
@@ -80,24 +87,33 @@ func main() {
 	if err := checkClean(res.run, *allowDirty); err != nil {
 		fatal(err)
 	}
-	svgRel, err := filepath.Rel(filepath.Dir(at(*out)), at(*svg))
+	chartRel, err := filepath.Rel(filepath.Dir(at(*out)), at(*chartDir))
 	if err != nil {
 		fatal(err)
 	}
-	r := &report{res: res, svgPath: filepath.ToSlash(svgRel), resultsDir: *results}
-	chart, err := readSizeChart(res)
-	if err != nil && !*smoke {
+	r := &report{res: res, chartDir: filepath.ToSlash(chartRel), resultsDir: *results, charts: map[string]string{}}
+	md := r.markdown()
+	if err := os.MkdirAll(at(*chartDir), 0o755); err != nil {
 		fatal(err)
 	}
-	if err == nil {
-		if err := os.WriteFile(at(*svg), []byte(chart), 0o644); err != nil {
+	// The folder holds this report's charts only: none left from another run.
+	if old, err := filepath.Glob(filepath.Join(at(*chartDir), "*.svg")); err == nil {
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
+	for name, svg := range r.charts {
+		if err := os.WriteFile(filepath.Join(at(*chartDir), name), []byte(svg), 0o644); err != nil {
 			fatal(err)
 		}
 	}
-	if err := os.WriteFile(at(*out), []byte(r.markdown()), 0o644); err != nil {
+	if len(r.chartErrs) > 0 && !*smoke {
+		fatal(fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; ")))
+	}
+	if err := os.WriteFile(at(*out), []byte(md), 0o644); err != nil {
 		fatal(err)
 	}
-	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %s\n", at(*out), at(*svg))
+	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(r.charts), at(*chartDir))
 }
 
 func fatal(err error) {

@@ -1,24 +1,56 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// cRow is one contestant of a C table.
-type cRow struct {
-	key, label, ref string // ref: the key of planet36/randp's README rows
+// cLabel names a C contestant in a table of the given group ("fill",
+// "u32", "u64", "lt_u32"): the call its users make for that work.
+func (r *report) cLabel(group, key string) string {
+	fn := map[string]string{"fill": "arc4random_buf", "u32": "arc4random", "u64": "arc4random_buf", "lt_u32": "arc4random_uniform"}[group]
+	per := ""
+	if group == "u64" {
+		per = ", 8 B per call"
+	}
+	switch key {
+	case "randp":
+		return "**randp** (`randp_*`)"
+	case "randp_dlopen":
+		return "**randp** through a dlopen'ed librandp.so"
+	case "planet36":
+		return "planet36/randp (3 AES rounds)"
+	case "arc4random_glibc":
+		return r.glibcLabel(fn) + per
+	case "arc4random_libbsd":
+		return "libbsd " + r.libbsdVersion() + " `" + fn + "` (userspace ChaCha20)" + per
+	case "openssl":
+		return "OpenSSL `RAND_bytes`"
+	case "getentropy":
+		return r.glibcLabel("getentropy") + ", 256 B per call"
+	case "getrandom_vdso":
+		return "getrandom through the vDSO"
+	case "getrandom_syscall":
+		return "getrandom system call"
+	case "rdrand32":
+		return "`_rdrand32_step` (retried)"
+	case "rdrand64":
+		return "`_rdrand64_step` (retried)"
+	case "rdseed32":
+		return "`_rdseed32_step` (retried)"
+	}
+	return key
 }
 
-var cLabels = map[string]string{
-	"randp":             "**randp** (`randp_*`)",
-	"randp_dlopen":      "**randp** through a dlopen'ed librandp.so",
-	"planet36":          "planet36/randp (3 AES rounds)",
-	"arc4random_glibc":  "glibc 2.36 arc4random (getrandom system call per call)",
-	"arc4random_libbsd": "libbsd arc4random",
-	"openssl":           "OpenSSL `RAND_bytes`",
-	"getentropy":        "`getentropy` (256 B per call)",
-	"getrandom_vdso":    "getrandom through the vDSO",
-	"getrandom_syscall": "getrandom system call",
-	"rdrand32":          "`_rdrand32_step` (retried)",
-	"rdseed32":          "`_rdseed32_step` (retried)",
+// libbsdVersion is the run's libbsd version ("0.11.7-2"), or "".
+func (r *report) libbsdVersion() string {
+	return strings.TrimPrefix(r.res.run["libbsd"], "libbsd0 ")
+}
+
+// shortLabel is a contestant's name in a chart legend or a column head.
+var cShort = map[string]string{
+	"randp": "randp", "planet36": "planet36/randp", "arc4random_glibc": "glibc arc4random_buf", "arc4random_libbsd": "libbsd arc4random_buf",
+	"openssl": "OpenSSL RAND_bytes", "getentropy": "getentropy", "getrandom_vdso": "getrandom vDSO", "getrandom_syscall": "getrandom syscall",
 }
 
 func (r *report) cWhy(key string) string {
@@ -28,75 +60,153 @@ func (r *report) cWhy(key string) string {
 	return r.res.c.why(key)
 }
 
+// cFillSizes are the C program's fill sizes: 4 B, 8 B, then 16 B .. 1 MiB.
+func cFillSizes() []float64 {
+	s := []float64{4, 8}
+	for n := 16.0; n <= 1<<20; n *= 2 {
+		s = append(s, n)
+	}
+	return s
+}
+
+// sizeName is the benchmark name of a size: "4B", "4KiB", "1MiB".
+func sizeName(n float64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0fMiB", n/(1<<20))
+	case n >= 1024:
+		return fmt.Sprintf("%.0fKiB", n/1024)
+	}
+	return fmt.Sprintf("%.0fB", n)
+}
+
+// perProcess counts the passes in which randp was faster than a rival in
+// the same process, of the passes that measured both.
+func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
+	a, b := r.res.c.byPass(randpName), r.res.c.byPass(rivalName)
+	for pass, v := range a {
+		if w, ok := b[pass]; ok {
+			of++
+			if v < w {
+				faster++
+			}
+		}
+	}
+	return faster, of
+}
+
+var cFillKeys = []string{"randp", "planet36", "getrandom_vdso", "arc4random_glibc", "arc4random_libbsd", "openssl", "getrandom_syscall", "getentropy"}
+
 func (r *report) cTables() {
 	c := r.res.c
+	stamp := chartStamp(r.res.run)
+
+	r.p("## %s\n\n", hCSweep)
+	r.p("C to C (benches/c, Google Benchmark): every library is called through a function pointer from the same C program, as planet36/randp's ")
+	r.p("own benchmarks do; one call of each size per iteration, ns per call. The vDSO getrandom is what glibc 2.41+ and Go 1.24+ use on Linux 6.11+; ")
+	r.p("here it is called directly (benches/c/vdso_getrandom.c). Every sample comes from its own process, so that one lucky or unlucky memory layout ")
+	r.p("cannot decide a row: the column \"processes\" counts the processes in which randp was the faster of the two.\n\n")
+	head := []string{"Size"}
+	for _, k := range cFillKeys {
+		h := cShort[k]
+		if (k == "arc4random_glibc" || k == "getentropy") && r.glibcVersion() != "" {
+			h = strings.Replace(h, "glibc ", "", 1)
+			h = "glibc " + r.glibcVersion() + " " + h
+		}
+		head = append(head, h)
+	}
+	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
+	var lines []series
+	for i, k := range cFillKeys {
+		s := series{legend: cShort[k], color: palette[i%len(palette)]}
+		for _, n := range cFillSizes() {
+			s.points = append(s.points, chartPoint{x: n, s: c.get("fill_" + sizeName(n) + "/" + k)})
+		}
+		lines = append(lines, s)
+	}
+	for _, n := range cFillSizes() {
+		name := "fill_" + sizeName(n) + "/"
+		cells := []string{fmtBytes(n)}
+		for _, k := range cFillKeys {
+			cells = append(cells, timeCell(c.get(name+k), r.cWhy(k)))
+		}
+		fast, of := r.perProcess(name+"randp", name+"planet36")
+		proc := ""
+		if of > 0 {
+			proc = fmt.Sprintf("%d of %d", fast, of)
+		}
+		cells = append(cells, r.vs(hCSweep, "C fill "+fmtBytes(n)+" per call: planet36/randp", c.get(name+"randp"), c.get(name+"planet36")), proc,
+			r.vs(hCSweep, "C fill "+fmtBytes(n)+" per call: the vDSO getrandom", c.get(name+"randp"), c.get(name+"getrandom_vdso")))
+		t.row(cells...)
+	}
+	r.p("%s\n", t)
+	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
+	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
+
 	r.p("## %s\n\n", hCFill)
-	r.p("C to C (benches/c, Google Benchmark): every library is called through a function pointer from the same C program, ")
-	r.p("as planet36/randp's own benchmarks do. Time to generate 4 GiB at the measured rate, in 256 B calls (planet36/randp's method) and in 1 MiB calls. ")
-	r.p("The reference columns quote planet36/randp's README (%s; %s), not this machine.\n\n", seed002[0].Label, seed002[1].Label)
-	keys := []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl", "getentropy", "getrandom_vdso", "getrandom_syscall"}
-	refKey := map[string]string{"randp": "randp_bytes", "arc4random_glibc": "arc4random_buf", "getentropy": "getentropy"}
-	for _, sz := range []struct {
-		name  string
-		bytes float64
-	}{{"256B", 256}, {"1MiB", 1 << 20}} {
-		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz.bytes))
-		base := c.get("fill_" + sz.name + "/randp")
-		t := &table{head: []string{"Function", "Time to generate 4 GiB", "Throughput", "randp is", "reference: README 2026", "reference: README 2024"}}
-		for _, k := range keys {
-			s := c.get("fill_" + sz.name + "/" + k)
-			ra, rb := "", ""
-			if sz.name == "256B" && refKey[k] != "" {
-				ra = seedNum(seed002[0].FillMs, refKey[k], fmtMs)
-				rb = seedNum(seed002[1].FillMs, refKey[k], fmtMs)
+	r.p("planet36/randp's table: time to generate 4 GiB at the rate measured above, in 256 B calls (planet36/randp's method) and in 1 MiB calls. ")
+	r.p("The reference columns quote its README's four runs (002), each on the row of the function it measured, not on this machine:\n\n")
+	for _, s := range seed002 {
+		r.p("- %s: %s\n", s.Date, s.System)
+	}
+	r.p("\n")
+	refKey := map[string]string{"planet36": "randp_bytes", "arc4random_glibc": "arc4random_buf", "getentropy": "getentropy"}
+	for _, sz := range []float64{256, 1 << 20} {
+		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz))
+		base := c.get("fill_" + sizeName(sz) + "/randp")
+		head := []string{"Function", "Time to generate 4 GiB", "Throughput", "randp is"}
+		if sz == 256 {
+			for _, s := range seed002 {
+				head = append(head, "reference: "+s.Date)
 			}
-			if !s.ok() {
-				t.row(cLabels[k], notMeasured(r.cWhy(k)), "", "", ra, rb)
-				continue
+		}
+		t := &table{head: head}
+		for _, k := range []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl", "getentropy", "getrandom_vdso", "getrandom_syscall"} {
+			s := c.get("fill_" + sizeName(sz) + "/" + k)
+			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
+			if s.ok() {
+				cells[1], cells[2] = fill4GiB(s, sz), gbps(s, sz)
+				if k != "randp" {
+					cells[3] = compare(base, s)
+				}
 			}
-			cmp := ""
-			if k != "randp" {
-				cmp = compare(base, s)
+			if sz == 256 {
+				for _, run := range seed002 {
+					cells = append(cells, seedNum(run.FillMs, refKey[k], fmtMs))
+				}
 			}
-			t.row(cLabels[k], fill4GiB(s, sz.bytes), gbps(s, sz.bytes), cmp, ra, rb)
+			t.row(cells...)
 		}
 		r.p("%s\n", t)
 	}
 
-	r.p("## %s\n\n", hCSizes)
-	r.p("One call filling 4 B to 4 KiB (the Go read sizes), ns per call. The vDSO getrandom is what glibc 2.41+ and Go 1.24+ ")
-	r.p("use on Linux 6.11+; here it is called directly (benches/c/vdso_getrandom.c). Last column: randp against the vDSO.\n\n")
-	sizeKeys := []string{"randp", "getrandom_vdso", "getrandom_syscall", "arc4random_libbsd", "arc4random_glibc", "openssl", "planet36"}
-	head := []string{"Size"}
-	for _, k := range sizeKeys {
-		head = append(head, cLabels[k])
-	}
-	t := &table{head: append(head, "randp vs the vDSO")}
-	for _, sz := range cReadSizes {
-		cells := []string{fmtBytes(sz.bytes)}
-		for _, k := range sizeKeys {
-			cells = append(cells, timeCell(c.get("read_"+sz.name+"/"+k), r.cWhy(k)))
-		}
-		cells = append(cells, compare(c.get("read_"+sz.name+"/randp"), c.get("read_"+sz.name+"/getrandom_vdso")))
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
-
 	r.p("## %s\n\n", hCWords)
 	r.p("### Get a uniform random uint32_t\n\n")
+	r.p("The reference columns quote planet36/randp's README on the row of the function it measured (its `randp_u32` is planet36/randp's).\n\n")
 	r.cWordTable("u32", []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "openssl", "rdrand32", "rdseed32"},
-		map[string]string{"randp": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
-		seed002[0].U32Ns, seed002[1].U32Ns)
+		map[string]string{"planet36": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
+		func(run seed002Run, k string) (float64, bool) { v, ok := run.U32Ns[k]; return v, ok })
 	r.p("rdrand32 and rdseed32 wrap `_rdrand32_step` and `_rdseed32_step`, retried until they succeed, as planet36/randp's do; randp uses neither. ")
 	r.p("Rows without a word call (the vDSO, OpenSSL) fill 4 or 8 bytes per call, as their users write it.\n\n")
+	var bars []series
+	u32Labels := map[string]string{"randp": "randp_u32", "planet36": "planet36/randp randp_u32", "getrandom_vdso": "getrandom vDSO, 4 B",
+		"arc4random_libbsd": "libbsd arc4random", "arc4random_glibc": "glibc " + r.glibcVersion() + " arc4random", "openssl": "OpenSSL RAND_bytes, 4 B",
+		"rdrand32": "RDRAND, 32 bits", "rdseed32": "RDSEED, 32 bits"}
+	for i, k := range []string{"randp", "planet36", "getrandom_vdso", "arc4random_libbsd", "arc4random_glibc", "openssl", "rdrand32", "rdseed32"} {
+		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: u32Labels[k], s: c.get("u32/" + k)}}})
+	}
+	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
+	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
 	r.p("### Get a uniform random uint64_t\n\n")
-	r.cWordTable("u64", []string{"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "getrandom_syscall", "openssl"},
-		nil, nil, nil)
+	r.cWordTable("u64", []string{"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "getrandom_syscall", "openssl"}, nil, nil)
 
 	r.p("## %s\n\n", hCLt)
-	r.p("`upper_bound` cycles through 1 ..= 0x100000, one call per iteration, as in planet36/randp's table.\n\n")
+	r.p("`upper_bound` cycles through 1 ..= 0x100000, one call per iteration, as in planet36/randp's table; its README's runs are the reference columns ")
+	r.p("(2026 in ns per call; the others gave calls per second, converted here).\n\n")
 	r.cWordTable("lt_u32", []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd"},
-		map[string]string{"randp": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002[0].LtNs, nil)
+		map[string]string{"planet36": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002Run.lt)
+
+	r.rdrandTable()
 
 	r.p("## %s\n\n", hCThreads)
 	r.p("Each thread draws from its own per-thread state; throughput counts the work of every thread (wall time).\n\n")
@@ -127,6 +237,65 @@ func (r *report) cTables() {
 	r.p("%s\n", t)
 }
 
+// rdrandTable reproduces seed 004's point on this CPU: what one RDRAND
+// costs against a getrandom extraction and against randp.
+func (r *report) rdrandTable() {
+	c := r.res.c
+	r.p("## %s\n\n", hRdrand)
+	r.p("The kernel's patch \"random: avoid superfluous call to RDRAND in CRNG extraction\" (004) removed one 64-bit RDRAND from every ")
+	r.p("extraction of getrandom(2) and /dev/urandom: \"Removing the call to RDRAND improves performance on an %s by %.0f%%\" (reference), ", seed004.Machine, seed004.ImprovementPC)
+	r.p("that is, an extraction with its RDRAND took %.1f times as long as one without. The same costs on this CPU, this run:\n\n", 1+seed004.ImprovementPC/100)
+	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
+	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
+	ru32 := c.get("u32/randp")
+	t := &table{head: []string{"What", "Time per call", "per 32 bits"}}
+	per32 := func(s stat, bits float64) string {
+		if !s.ok() {
+			return ""
+		}
+		return ns(s.Center * 32 / bits)
+	}
+	t.row("one 64-bit RDRAND (`_rdrand64_step`, as arch_get_random_long)", timeCell(rd64, c.why("rdrand64")), per32(rd64, 64))
+	t.row("one 32-bit RDRAND (`_rdrand32_step`)", timeCell(rd32, c.why("rdrand32")), per32(rd32, 32))
+	t.row("getrandom system call, 64 B (one ChaCha20 block: one extraction)", timeCell(sys64, c.why("getrandom_syscall")), per32(sys64, 512))
+	t.row("getrandom through the vDSO, 64 B (the same ChaCha20 block, in userspace)", timeCell(vdso64, c.why("getrandom_vdso")), per32(vdso64, 512))
+	t.row("**randp** `randp_bytes`, 64 B", timeCell(randp64, ""), per32(randp64, 512))
+	t.row("**randp** `randp_u32`", timeCell(ru32, ""), per32(ru32, 32))
+	r.p("%s\n", t)
+	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference (004)"}}
+	ratio := func(a, b stat) string {
+		if !a.ok() || !b.ok() {
+			return "not measured"
+		}
+		return sig(a.Center/b.Center) + "×"
+	}
+	sum := func(a, b stat) stat {
+		return stat{Center: a.Center + b.Center, Lo: a.Center + b.Center, Hi: a.Center + b.Center}
+	}
+	if rd64.ok() && sys64.ok() {
+		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+seed004.ImprovementPC/100, seed004.Machine))
+	} else {
+		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+seed004.ImprovementPC/100))
+	}
+	if rd64.ok() && vdso64.ok() {
+		t.row("one extraction of 64 B in the vDSO with one 64-bit RDRAND added / without", ratio(sum(vdso64, rd64), vdso64), "")
+	}
+	t.row("one 64-bit RDRAND / a whole 64 B getrandom system call", ratio(rd64, sys64), "")
+	t.row("one 32-bit RDRAND / one `randp_u32`", ratio(rd32, ru32), "")
+	r.p("%s\n", t)
+	var bars []series
+	for i, b := range []struct {
+		label string
+		s     stat
+	}{{"RDRAND, 64 bits", rd64}, {"RDRAND, 32 bits", rd32}, {"getrandom syscall, 64 B", sys64}, {"getrandom vDSO, 64 B", vdso64},
+		{"randp_bytes, 64 B", randp64}, {"randp_u32", ru32}} {
+		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: b.label, s: b.s}}})
+	}
+	svg, err := barChart("RDRAND against a getrandom extraction and randp (seed 004's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
+	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
+	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
+}
+
 // scaling is the throughput of two threads over one, when their intervals separate.
 func scaling(one, two stat) string {
 	v, sep := ratioOf(one, two)
@@ -145,39 +314,53 @@ func keyOf(name string) string {
 	return name
 }
 
-func (r *report) cWordTable(group string, keys []string, refKeys map[string]string, refA, refB map[string]float64) {
+// cWordTable is one table of per-call times, with planet36/randp's README
+// runs as reference columns on the rows of the functions they measured.
+func (r *report) cWordTable(group string, keys []string, refKeys map[string]string, ref func(seed002Run, string) (float64, bool)) {
 	c := r.res.c
 	base := c.get(group + "/randp")
 	head := []string{"Function", "Time per call", "randp is"}
-	if refA != nil {
-		head = append(head, "reference: README 2026")
-	}
-	if refB != nil {
-		head = append(head, "reference: README 2024")
+	if ref != nil {
+		for _, s := range seed002 {
+			head = append(head, "reference: "+s.Date)
+		}
 	}
 	t := &table{head: head}
 	for _, k := range keys {
 		s := c.get(group + "/" + k)
-		cells := []string{cLabels[k], timeCell(s, r.cWhy(k)), ""}
+		cells := []string{r.cLabel(group, k), timeCell(s, r.cWhy(k)), ""}
 		if k != "randp" && s.ok() {
-			cells[2] = compare(base, s)
+			cells[2] = r.vs(anchorFor(group), "C "+group+": "+cShortOr(k), base, s)
 		}
-		nsf := func(v float64) string { return ns(v) }
-		if refA != nil {
-			cells = append(cells, seedNum(refA, refKeys[k], nsf))
-		}
-		if refB != nil {
-			cells = append(cells, seedNum(refB, refKeys[k], nsf))
+		if ref != nil {
+			for _, run := range seed002 {
+				cell := ""
+				if rk := refKeys[k]; rk != "" {
+					if v, ok := ref(run, rk); ok {
+						cell = ns(v)
+					}
+				}
+				cells = append(cells, cell)
+			}
 		}
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
 }
 
-var cReadSizes = []struct {
-	name  string
-	bytes float64
-}{{"4B", 4}, {"8B", 8}, {"32B", 32}, {"512B", 512}, {"1KiB", 1024}, {"4KiB", 4096}}
+func anchorFor(group string) string {
+	if group == "lt_u32" {
+		return hCLt
+	}
+	return hCWords
+}
+
+func cShortOr(k string) string {
+	if k == "randp_dlopen" {
+		return "randp linked statically against randp through dlopen"
+	}
+	return or(cShort[k], k)
+}
 
 func fmtMs(v float64) string {
 	if v <= 0 {

@@ -2,22 +2,53 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
+
+// goReadSizes are dcrd's Read sizes, with its benchmark names.
+var goReadSizes = []struct {
+	name  string
+	bytes float64
+}{{"4b", 4}, {"8b", 8}, {"32b", 32}, {"512b", 512}, {"1KiB", 1024}, {"4KiB", 4096}}
+
+func (s *goSet) procsOr() string {
+	if s == nil {
+		return ""
+	}
+	return s.procs
+}
+
+// memCell is "B/op, allocs/op" of a Go benchmark.
+func memCell(s *goSet, name string) string {
+	b, a, ok := s.mem(name)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%.0f B, %.0f allocs", b, a)
+}
 
 func (r *report) goTables() {
 	res := r.res
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
 	unpWhy, dcrdWhy := res.peers["unpredictable"], res.peers["dcrd-crypto-rand"]
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
+	stamp := chartStamp(res.run)
 
 	r.p("## %s\n\n", hGoSrc)
-	r.p("`go test -bench`, %d interleaved passes of `-count 1`, GOMAXPROCS %s; ns/op, median [95%% interval]. Every row is `rand.New(SOURCE).Int63()` ", goR.runs(), procs)
-	r.p("with math/rand, as in \"How slow are decent random numbers?\"; its two runs (%s) are the reference columns. ", seed003.Machine)
+	r.p("`go test -bench -benchmem`, one sample per pass (%d), GOMAXPROCS %s; ns/op, median [95%% interval], and the median B/op and allocs/op. ", goR.runs(), procs)
+	r.p("Every row is `rand.New(SOURCE).Int63()` with math/rand, as in \"How slow are decent random numbers?\" (003); its two runs ")
+	r.p("(%s) are the reference columns, ns/op, B/op and allocs/op as printed there. ", seed003.Machine)
 	r.p("`Unpredictable` is that article's own pure-Go arc4random (art4711/unpredictable), built from its source.\n\n")
 	base := goR.get("RandpBufRand")
-	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
-	f := func(x float64) string { return ns(x) }
+	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "B/op, allocs/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
+	ref := func(run int, name string) string {
+		if row, ok := seed003Ref(seed003.Runs[run], name); ok {
+			return fmt.Sprintf("%s, %d B, %d allocs", ns(row.NsOp), row.BOp, row.Allocs)
+		}
+		return ""
+	}
+	var bars []series
 	for _, row := range []struct {
 		set       *goSet
 		name, ref string
@@ -38,15 +69,18 @@ func (r *report) goTables() {
 		s := row.set.get(row.name)
 		cmp := ""
 		if row.name != "RandpBufRand" && row.name != "COverhead" {
-			cmp = compare(base, s)
+			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.name, base, s)
 		}
-		t.row(row.name, row.what, timeCell(s, row.why), cmp, seedNum(seed003.Runs[0], row.ref, f), seedNum(seed003.Runs[1], row.ref, f))
+		t.row(row.name, row.what, timeCell(s, row.why), memCell(row.set, row.name), cmp, ref(0, row.ref), ref(1, row.ref))
+		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.name, s: s}}})
 	}
 	r.p("%s\n", t)
+	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (seed 003's table)", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
+	r.p("%s", r.chart("go-sources.svg", "ns per Int63 by source", svg, err))
 
 	r.p("Reading 2 MiB per call through an io.Reader:\n\n")
 	base = goR.get("ReadRandp")
-	t = &table{head: []string{"Benchmark", "Time per 2 MiB", "Throughput", "randp is", "reference"}}
+	t = &table{head: []string{"Benchmark", "Time per 2 MiB", "Throughput", "B/op, allocs/op", "randp is", "reference"}}
 	for _, row := range []struct {
 		set       *goSet
 		name, ref string
@@ -56,15 +90,15 @@ func (r *report) goTables() {
 		{goR, "ReadAESCTR", "", ""}, {goR, "ReadChaCha8", "", ""},
 	} {
 		s := row.set.get(row.name)
-		ref := ""
-		if v, ok := seed003.Read[row.ref]; ok {
-			ref = fmt.Sprintf("%s, %.0f MB/s", ns(v[0]), v[1])
+		refCell := ""
+		if v, ok := seed003Ref(seed003.Read, row.ref); ok {
+			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
 		}
 		cmp := ""
 		if row.name != "ReadRandp" {
-			cmp = compare(base, s)
+			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.name, base, s)
 		}
-		t.row(row.name, timeCell(s, row.why), gbps(s, 2<<20), cmp, ref)
+		t.row(row.name, timeCell(s, row.why), gbps(s, 2<<20), memCell(row.set, row.name), cmp, refCell)
 	}
 	r.p("%s\n", t)
 
@@ -79,17 +113,71 @@ func (r *report) goTables() {
 	} {
 		v := goR.get("V2Uint64/src=" + s.name)
 		cmp := ""
-		if s.name != "RandpSource" {
+		if s.name != "RandpSource" && s.name != "BufferOnly" {
+			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.label, base, v)
+		} else if s.name == "BufferOnly" {
 			cmp = compare(base, v)
 		}
 		t.row(s.label, timeCell(v, ""), cmp)
 	}
 	r.p("%s\n", t)
 
+	r.goReadTables()
+	r.goSweep(r.res.goRandp, hGoSweep, "go-read-by-size.svg", "randp.Read (cgo)")
+
+	r.p("## %s\n\n", hGoFuncs)
+	r.p("dcrd's own benchmark functions beside randp's and math/rand/v2's, each measured the way dcrd's bench_test.go does: one bound per benchmark drawn ")
+	r.p("once from the library under test (Int32N: `Int32()`; Uint32N, Int64N, Uint64N: `Uint32()`; Duration: `Uint32()` seconds), and ShuffleSlice per element of a 100-element slice. ")
+	r.p("math/rand/v2 has no Duration: its row is `rand.N`. The reference columns are dcrd's published run of its own functions (000).\n\n")
+	t = &table{head: []string{"Function", "**randp**", "dcrd", "math/rand/v2", "randp vs dcrd", "randp vs math/rand/v2", "reference: dcrd old", "reference: dcrd new"}}
+	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
+		a, d, v2 := goR.get(fn), goD.get(fn), goR.get("RandV2"+fn)
+		dv := r.vs(hGoFuncs, "Go "+fn+": dcrd", a, d)
+		if !d.ok() {
+			dv = ""
+		}
+		ro, rn := "", ""
+		if row, ok := seed000Ref(fn); ok {
+			ro, rn = ns(row.Old), ns(row.New)
+		}
+		t.row(fn, timeCell(a, ""), timeCell(d, dcrdWhy), timeCell(v2, ""), dv, r.vs(hGoFuncs, "Go "+fn+": math/rand/v2", a, v2), ro, rn)
+	}
+	r.p("%s\n", t)
+
+	r.p("## %s\n\n", hGoPar)
+	r.p("Goroutine-safe package-level functions: `Uint64` (crypto/rand: Read into 8 bytes) with one goroutine and under `b.RunParallel` on every P, ")
+	r.p("and Read of 32 bytes under `b.RunParallel` (math/rand/v2 has no global Read: a ChaCha8 per goroutine; likewise a pure-Go AES-CTR reader per goroutine). ")
+	r.p("In parallel rows ns/op is wall time per operation across all goroutines.\n\n")
+	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand", "randp vs pure-Go AES-CTR"}}
+	for _, bm := range []struct{ name, v2 string }{
+		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
+	} {
+		a, b, c := goR.get(bm.name+"/impl=Randp"), goR.get(bm.name+"/impl="+bm.v2), goR.get(bm.name+"/impl=CryptoRand")
+		aes, aesCmp := "—", ""
+		if bm.name == "ParallelRead32" {
+			s := goR.get(bm.name + "/impl=AESCTR")
+			aes, aesCmp = timeCell(s, ""), r.vs(hGoPar, "Go "+bm.name+": pure-Go AES-CTR reader per goroutine", a, s)
+		}
+		t.row(bm.name, timeCell(a, ""), timeCell(b, ""), timeCell(c, ""), aes, r.vs(hGoPar, "Go "+bm.name+": math/rand/v2", a, b),
+			r.vs(hGoPar, "Go "+bm.name+": crypto/rand", a, c), aesCmp)
+	}
+	r.p("%s\n", t)
+
+	r.goPureTables()
+}
+
+// goReadTables are the Read table at dcrd's sizes with its chart, and seed
+// 000's own table (old against new) as measured here and as published.
+func (r *report) goReadTables() {
+	res := r.res
+	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
+	unpWhy, dcrdWhy := res.peers["unpredictable"], res.peers["dcrd-crypto-rand"]
+	goVer := strings.TrimPrefix(res.run["go"], "go")
 	r.p("## %s\n\n", hGoRead)
-	r.p("One Read call of each size, ns per call. crypto/rand.Read is Go %s's (the getrandom vDSO on Linux 6.11+); the \"before Go 1.24\" column is ", strings.TrimPrefix(res.run["go"], "go"))
-	r.p("what crypto/rand did then, one getrandom system call per Read (golang.org/x/sys/unix.Getrandom). dcrd's columns come from its own ")
-	r.p("bench_test.go, run from its source. The last column compares randp.Read with today's crypto/rand.Read. The chart below plots the same medians.\n\n")
+	r.p("One Read call of each size, ns per call. crypto/rand.Read is Go %s's (the getrandom vDSO on Linux 6.11+); the \"before Go 1.24\" column ", goVer)
+	r.p("is what crypto/rand did then, one getrandom system call per Read, made with `syscall.Syscall` (benches/go: a seccomp test checks that every ")
+	r.p("Read of it enters the kernel; %s). dcrd's columns come from its own bench_test.go, run from its source. ", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
+	r.p("The last columns compare randp.Read with today's crypto/rand.Read and with a pure-Go AES-CTR reader of one's own.\n\n")
 	cols := []struct {
 		set          *goSet
 		prefix, head string
@@ -98,7 +186,7 @@ func (r *report) goTables() {
 		{goR, "RandpRead", "**randp.Read**", ""},
 		{goR, "RandpReadUnbuffered", "randp, one cgo call per Read", ""},
 		{goR, "StdlibRead", "crypto/rand.Read", ""},
-		{goP, "GetrandomRead", "crypto/rand before Go 1.24", ""},
+		{goP, "GetrandomRead", "crypto/rand before Go 1.24 (system call)", ""},
 		{goD, "DcrdRead", "dcrd `Read`", dcrdWhy},
 		{goD, "DcrdReadPRNG", "dcrd `PRNG.Read`", dcrdWhy},
 		{goR, "ChaCha8Read", "math/rand/v2 ChaCha8", ""},
@@ -109,68 +197,157 @@ func (r *report) goTables() {
 	for _, c := range cols {
 		head = append(head, c.head)
 	}
-	t = &table{head: append(head, "randp.Read vs crypto/rand.Read")}
+	t := &table{head: append(head, "randp.Read vs crypto/rand.Read", "randp.Read vs pure-Go AES-CTR")}
+	var lines []series
+	for i, c := range cols {
+		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.head), color: palette[i%len(palette)]}
+		for _, sz := range goReadSizes {
+			s.points = append(s.points, chartPoint{x: sz.bytes, s: c.set.get(c.prefix + "/" + sz.name)})
+		}
+		lines = append(lines, s)
+	}
 	for _, sz := range goReadSizes {
 		cells := []string{fmtBytes(sz.bytes)}
 		for _, c := range cols {
 			cells = append(cells, timeCell(c.set.get(c.prefix+"/"+sz.name), c.why))
 		}
-		cells = append(cells, compare(goR.get("RandpRead/"+sz.name), goR.get("StdlibRead/"+sz.name)))
+		rp := goR.get("RandpRead/" + sz.name)
+		cells = append(cells, r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
+			r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": a pure-Go AES-CTR reader", rp, goR.get("AESCTRRead/"+sz.name)))
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
-	r.p("![ns per Read call against the read size, log-log](%s)\n\n", r.svgPath)
-	r.p("<details><summary>Reference: dcrd's own published run (%s), ns per call</summary>\n\n", seed000.Machine)
-	t = &table{head: []string{"Size", "StdlibRead old", "StdlibRead new", "DcrdRead old", "DcrdRead new", "DcrdReadPRNG new"}}
-	for _, sz := range goReadSizes {
-		t.row(fmtBytes(sz.bytes), seedNum(seed000.Old, "StdlibRead/"+sz.name, f), seedNum(seed000.New, "StdlibRead/"+sz.name, f),
-			seedNum(seed000.Old, "DcrdRead/"+sz.name, f), seedNum(seed000.New, "DcrdRead/"+sz.name, f), seedNum(seed000.New, "DcrdReadPRNG/"+sz.name, f))
-	}
-	r.p("%s\n</details>\n\n", t)
+	svg, err := lineChart("Go: time per Read call at dcrd's sizes (seed 000's sizes)", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
+	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
 
-	r.p("## %s\n\n", hGoFuncs)
-	r.p("dcrd's own benchmark functions beside randp's and math/rand/v2's, each measured the way dcrd's bench_test.go does: one bound per benchmark drawn ")
-	r.p("once from the library under test (Int32N: `Int32()`; Uint32N, Int64N, Uint64N: `Uint32()`; Duration: `Uint32()` seconds), and ShuffleSlice per element of a 100-element slice. ")
-	r.p("math/rand/v2 has no Duration: its row is `rand.N`.\n\n")
-	t = &table{head: []string{"Function", "**randp**", "dcrd", "math/rand/v2", "randp vs dcrd", "randp vs math/rand/v2", "reference: dcrd old", "reference: dcrd new"}}
+	r.p("### Seed 000's table, old against new, measured here\n\n")
+	r.p("decred dcrd's benchstat (000) compares \"old\" (Go before 1.24) with \"new\" (Go 1.24's vDSO crypto/rand, on Linux ≥ 6.11). Here, in the same run: ")
+	r.p("StdlibRead old is the getrandom system call per Read (what crypto/rand did before Go 1.24), new is Go %s's crypto/rand.Read; ", goVer)
+	r.p("DcrdRead, DcrdReadPRNG and the bounded functions are dcrd's code at the pinned commit, which is the \"old\" code: the change the seed ")
+	r.p("benchmarks (decred/dcrd#3465, dcrd's Read calling crypto/rand.Read) was closed without being merged, so DcrdRead's \"new\" is crypto/rand.Read ")
+	r.p("itself (the StdlibRead new row), and the other rows' code did not change (their \"new\" would be the same measurement). \"vs base\" is new/old − 1 ")
+	r.p("of the medians, given where the intervals separate; the geomean is over the rows with both columns.\n\n")
+	t = &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
+	var geoOld, geoNew []float64
+	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
+		for _, sz := range goReadSizes {
+			name := fam + "/" + sz.name
+			var old, nw stat
+			var oldWhy, newNote string
+			switch fam {
+			case "StdlibRead":
+				old, nw = goP.get("GetrandomRead/"+sz.name), goR.get("StdlibRead/"+sz.name)
+			case "DcrdRead":
+				old, oldWhy = goD.get(name), dcrdWhy
+				nw, newNote = goR.get("StdlibRead/"+sz.name), " (= crypto/rand.Read)"
+			case "DcrdReadPRNG":
+				old, oldWhy, newNote = goD.get(name), dcrdWhy, "unchanged code: = old"
+			}
+			newCell, vs := newNote, ""
+			if fam != "DcrdReadPRNG" {
+				newCell = timeCell(nw, "") + newNote
+				vs = vsBase(old, nw)
+				if old.ok() && nw.ok() {
+					geoOld, geoNew = append(geoOld, old.Center), append(geoNew, nw.Center)
+				}
+			}
+			ref, _ := seed000Ref(name)
+			t.row(name, timeCell(old, oldWhy), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
+		}
+	}
 	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
-		a, d, v2 := goR.get(fn), goD.get(fn), goR.get("RandV2"+fn)
-		dv := compare(a, d)
-		if !d.ok() {
-			dv = ""
-		}
-		t.row(fn, timeCell(a, ""), timeCell(d, dcrdWhy), timeCell(v2, ""), dv, compare(a, v2),
-			seedNum(seed000.Old, fn, f), seedNum(seed000.New, fn, f))
+		ref, _ := seed000Ref(fn)
+		t.row(fn, timeCell(goD.get(fn), dcrdWhy), "unchanged code: = old", "", ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 	}
-	r.p("%s\n", t)
-
-	r.p("## %s\n\n", hGoPar)
-	r.p("Goroutine-safe package-level functions: `Uint64` (crypto/rand: Read into 8 bytes) with one goroutine and under `b.RunParallel` on every P, ")
-	r.p("and Read of 32 bytes under `b.RunParallel` (math/rand/v2 has no global Read: a ChaCha8 per goroutine; likewise a pure-Go AES-CTR reader per goroutine). ")
-	r.p("In parallel rows ns/op is wall time per operation across all goroutines.\n\n")
-	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand"}}
-	for _, bm := range []struct{ name, v2 string }{
-		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
-	} {
-		a, b, c := goR.get(bm.name+"/impl=Randp"), goR.get(bm.name+"/impl="+bm.v2), goR.get(bm.name+"/impl=CryptoRand")
-		aes := "—"
-		if bm.name == "ParallelRead32" {
-			aes = timeCell(goR.get(bm.name+"/impl=AESCTR"), "")
-		}
-		t.row(bm.name, timeCell(a, ""), timeCell(b, ""), timeCell(c, ""), aes, compare(a, b), compare(a, c))
+	geo := ""
+	if len(geoOld) > 0 {
+		o, n := geomean(geoOld), geomean(geoNew)
+		geo = fmt.Sprintf("%s → %s, %+.2f%% (%d rows)", ns(o), ns(n), 100*(n/o-1), len(geoOld))
 	}
+	t.row("geomean", geo, "", "", "", "", seed000.Geomean+" (24 rows)")
 	r.p("%s\n", t)
+	r.p("Reference: %s.\n\n", seed000.Machine)
 }
 
-// goReadSizes are dcrd's Read sizes, with its benchmark names.
-var goReadSizes = []struct {
-	name  string
-	bytes float64
-}{{"4b", 4}, {"8b", 8}, {"32b", 32}, {"512b", 512}, {"1KiB", 1024}, {"4KiB", 4096}}
-
-func (s *goSet) procsOr() string {
-	if s == nil {
+// vsBase is benchstat's "vs base" (new/old − 1) where the intervals separate.
+func vsBase(old, nw stat) string {
+	if !old.ok() || !nw.ok() {
 		return ""
 	}
-	return s.procs
+	if !separated(old, nw) {
+		return "~"
+	}
+	return fmt.Sprintf("%+.2f%%", 100*(nw.Center/old.Center-1))
+}
+
+func geomean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += math.Log(x)
+	}
+	return math.Exp(s / float64(len(v)))
+}
+
+// goSweep is the Read-by-size table and chart of one Go test binary's
+// results (the cgo build or the pure-Go one).
+func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
+	r.p("## %s\n\n", heading)
+	r.p("One Read call of each power of two from 16 B to 1 MiB (go/bench_sweep_test.go): randp.Read, crypto/rand.Read, a pure-Go AES-CTR reader ")
+	r.p("and math/rand/v2's ChaCha8 (one instance per size, kept across calls as a user keeps one); ns per call, median [95%% interval].\n\n")
+	impls := []struct{ key, label string }{{"Randp", randpLabel}, {"CryptoRand", "crypto/rand.Read"}, {"AESCTR", "pure-Go AES-CTR reader"}, {"ChaCha8", "math/rand/v2 ChaCha8"}}
+	head := []string{"Size"}
+	for _, im := range impls {
+		head = append(head, im.label)
+	}
+	t := &table{head: append(head, "randp vs crypto/rand", "randp vs pure-Go AES-CTR", "randp vs ChaCha8")}
+	var lines []series
+	for i, im := range impls {
+		s := series{legend: im.label, color: palette[i%len(palette)]}
+		for n := 16.0; n <= 1<<20; n *= 2 {
+			s.points = append(s.points, chartPoint{x: n, s: set.get("ReadSweep/" + im.key + "/" + sizeName(n))})
+		}
+		lines = append(lines, s)
+	}
+	for n := 16.0; n <= 1<<20; n *= 2 {
+		cells := []string{fmtBytes(n)}
+		for _, im := range impls {
+			cells = append(cells, timeCell(set.get("ReadSweep/"+im.key+"/"+sizeName(n)), ""))
+		}
+		rp := set.get("ReadSweep/Randp/" + sizeName(n))
+		for _, im := range impls[1:] {
+			cells = append(cells, r.vs(heading, fmt.Sprintf("%s %s per call: %s", randpLabel, fmtBytes(n), im.label), rp, set.get("ReadSweep/"+im.key+"/"+sizeName(n))))
+		}
+		t.row(cells...)
+	}
+	r.p("%s\n", t)
+	svg, err := lineChart("Go: Read throughput by call size ("+randpLabel+")", chartStamp(r.res.run), "GB/s (median, log)", true, lines)
+	r.p("%s", r.chart(chartFile, "Go Read throughput against the call size, log-log", svg, err))
+}
+
+// goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
+func (r *report) goPureTables() {
+	set, why := r.res.purego()
+	r.p("## %s\n\n", hGoPure)
+	if set == nil {
+		r.p("Not measured in this run: %s. No row of this report is a pure-Go measurement.\n\n", why)
+		return
+	}
+	r.p("The same Go benchmarks built with `-tags randp_purego` (the binary reports `randp.Implementation() = %q`), in the same passes, ", r.res.puregoImplementation())
+	r.p("for the rows this section shows. ns per call, median [95%% interval].\n\n")
+	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
+	for _, row := range []struct{ what, mine, rival, rivalLabel string }{
+		{"`rand.New(randp.Source()).Uint64()`", "V2Uint64/src=RandpSource", "V2Uint64/src=ChaCha8", "`rand.New(rand.NewChaCha8(seed)).Uint64()`"},
+		{"`rand.New(randp.Source()).Uint64()`", "V2Uint64/src=RandpSource", "V2Uint64/src=PCG", "`rand.New(rand.NewPCG(1, 2)).Uint64()`"},
+		{"`Uint64()`", "Uint64/impl=Randp", "Uint64/impl=MathRandV2", "math/rand/v2 `Uint64()`"},
+		{"`Read` 4 B", "RandpRead/4b", "StdlibRead/4b", "crypto/rand.Read"},
+		{"`Read` 32 B", "RandpRead/32b", "StdlibRead/32b", "crypto/rand.Read"},
+		{"`Read` 4 KiB", "RandpRead/4KiB", "StdlibRead/4KiB", "crypto/rand.Read"},
+		{"`Read` 32 B", "RandpRead/32b", "AESCTRRead/32b", "a pure-Go AES-CTR reader"},
+		{"ParallelRead32", "ParallelRead32/impl=Randp", "ParallelRead32/impl=AESCTR", "a pure-Go AES-CTR reader per goroutine"},
+	} {
+		a, b := set.get(row.mine), set.get(row.rival)
+		t.row(row.what, timeCell(a, ""), row.rivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.what+": "+row.rivalLabel, a, b))
+	}
+	r.p("%s\n", t)
+	r.goSweep(set, hGoPure+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
 }

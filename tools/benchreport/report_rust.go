@@ -5,7 +5,7 @@ import "fmt"
 func (r *report) rustTables() {
 	cr := r.res.crit
 	r.p("## %s\n\n", hRust)
-	r.p("criterion (benches/*.rs), median [95%% bootstrap interval]. `StdRng` is rand's ChaCha12 seeded once from the OS, without ")
+	r.p("criterion (benches/*.rs), one sample per pass (criterion's median in that process), median [95%% interval]. `StdRng` is rand's ChaCha12 seeded once from the OS, without ")
 	r.p("`ThreadRng`'s reseeding wrapper. The aes crate's bare AES-256-CTR keystream is the ceiling randp's construction can reach with that crate.\n\n")
 	for _, g := range []struct {
 		group, title string
@@ -22,7 +22,7 @@ func (r *report) rustTables() {
 			s := cr.get(g.group, row.fn).Time
 			cmp := ""
 			if row.fn != "randp_bytes" {
-				cmp = compare(base, s)
+				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, s)
 			}
 			t.row(row.label, timeCell(s, ""), gbps(s, g.size), cmp)
 		}
@@ -31,6 +31,7 @@ func (r *report) rustTables() {
 	for _, g := range []struct{ group, title, base string }{
 		{"u32", "One u32 per call", "randp_u32"}, {"u64", "One u64 per call", "randp_u64"},
 		{"lt_u32", "A u32 below a bound cycling through 1 ..= 0x100000", "randp_lt_u32"},
+		{"lt_u64", "A u64 below a bound cycling through 1 ..= 0x100000 · 2^32", "randp_lt_u64"},
 	} {
 		r.p("**%s**\n\n", g.title)
 		base := cr.get(g.group, g.base).PerElement()
@@ -46,7 +47,7 @@ func (r *report) rustTables() {
 			}
 			cmp := ""
 			if row.fn != g.base {
-				cmp = compare(base, c.PerElement())
+				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, c.PerElement())
 			}
 			t.row(row.label, timeCell(c.PerElement(), ""), cmp)
 		}
@@ -77,22 +78,36 @@ func (r *report) ceilingTable() {
 	ce := &r.res.ceil
 	cr := r.res.crit
 	r.p("## %s\n\n", hCeiling)
-	r.p("The references for randp's keystream, measured in the same run: `openssl speed -evp aes-256-ctr` on 1 MiB buffers ")
-	r.p("(%d runs, at the start and the end of the run), and the plain AES-CTR loops of the shared aes-ceiling tool ", len(ce.openssl))
-	r.p("(built from ../shared/tools at bench time; CPU-time GB/s, median [min..max] of its interleaved repetitions).\n\n")
+	r.p("The references for randp's keystream, measured in every pass, each time in a new process, on the wall clock: `openssl speed -elapsed -evp aes-256-ctr` ")
+	r.p("on 1 MiB buffers, and the plain AES-CTR loops of the shared aes-ceiling tool (built from ../shared/tools at bench time; one repetition ")
+	r.p("per kernel and pass; its 512-bit loops run on CPUs with AVX-512F and VAES), with the widest vectors this CPU has. Medians [95%% intervals] over the passes.\n\n")
 	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
 	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
 	t.row("**randp** `randp_bytes` (C ABI)", gbps(r.res.c.get("fill_1MiB/randp"), 1<<20))
 	t.row("**randp** keystream engine alone ("+or(r.res.run["backend"], "backend in use")+")", gbps(cr.get("fill_1MiB", "randp_keystream").Time, 1<<20))
 	t.row("aes crate AES-256-CTR keystream", gbps(cr.get("fill_1MiB", "aes256ctr_keystream").Time, 1<<20))
-	t.row("`openssl speed -evp aes-256-ctr`", gbps(ce.OpenSSL(), 1<<20))
-	for _, k := range ce.Kernels {
-		t.row(fmt.Sprintf("aes-ceiling %s (%s of the run)", k.Name, k.Run), fmt.Sprintf("%.2f GB/s %s", k.GBps, k.Range))
+	t.row("`openssl speed -elapsed -evp aes-256-ctr`", gbps(ce.OpenSSL(), 1<<20))
+	for _, k := range ce.Order {
+		t.row("aes-ceiling "+k, gbps(ce.Kernel(k), 1<<20))
 	}
 	if ce.Missing != "" {
 		t.row("aes-ceiling", ce.Missing)
 	}
 	r.p("%s\n", t)
+	if name, w := ce.widest(); w.ok() {
+		fill := cr.get("fill_1MiB", "randp_bytes").Time
+		ks := cr.get("fill_1MiB", "randp_keystream").Time
+		r.p("Against the widest 14-round loop (%s): randp's `fill_bytes` reaches %s of its throughput, the engine alone %s.\n\n",
+			name, pct(w, fill), pct(w, ks))
+	}
+}
+
+// pct is the throughput of b as a share of a's (times per operation).
+func pct(a, b stat) string {
+	if !a.ok() || !b.ok() {
+		return "not measured"
+	}
+	return fmt.Sprintf("%.0f%%", 100*a.Center/b.Center)
 }
 
 func (r *report) sweeps() {

@@ -11,21 +11,26 @@ import (
 // results is one run's raw outputs, as a folder holds them (build/bench,
 // or benches/results where they are committed beside the report).
 type results struct {
-	run     runInfo
-	load    loadSamples
-	crit    critSet
-	c       *cSet
-	goRandp *goSet // go/ (randp beside the standard library)
-	goPeers *goSet // benches/go (getrandom per Read, unpredictable)
-	goDcrd  *goSet // decred dcrd's own benchmarks
-	ceil    ceilings
-	peers   map[string]string // peer -> "" when available, else why not
+	run          runInfo
+	load         loadSamples
+	crit         critSet
+	c            *cSet
+	goRandp      *goSet // go/ (randp beside the standard library), as the module builds by default (cgo)
+	goPurego     *goSet // the same built with -tags randp_purego, when it was
+	puregoStatus string // how the pure-Go binary was built, or why it was not
+	goPeers      *goSet // benches/go (getrandom per Read, unpredictable)
+	goDcrd       *goSet // decred dcrd's own benchmarks
+	ceil         ceilings
+	peers        map[string]string // peer -> "" when available, else why not
+	peerFrom     map[string]string // peer -> where its source came from
+	syscallCheck string            // the seccomp test's output for the "before Go 1.24" reader
 }
 
 // loadResults reads the folder. Outside smoke mode every output must be
-// there (a peer's may be missing, with its reason in peers.txt).
+// there (a peer's may be missing, with its reason in peers.txt; the pure-Go
+// binary's, with its reason in go-purego-status.txt).
 func loadResults(dir string, smoke bool) (*results, error) {
-	r := &results{peers: map[string]string{}, crit: critSet{}}
+	r := &results{peers: map[string]string{}, peerFrom: map[string]string{}, crit: critSet{}}
 	var errs []string
 	need := func(err error) {
 		if err != nil {
@@ -52,11 +57,21 @@ func loadResults(dir string, smoke bool) (*results, error) {
 		r.goDcrd, err = loadGoBench(filepath.Join(dir, "go-dcrd.txt"))
 		need(err)
 	}
-	for _, run := range []string{"start", "end"} {
-		if err := r.ceil.load(filepath.Join(dir, "ceiling-"+run+".txt"), run); err != nil && (run == "start" || !smoke) {
-			need(err)
-		}
+	if b, err := os.ReadFile(filepath.Join(dir, "go-purego-status.txt")); err == nil {
+		r.puregoStatus = strings.TrimSpace(string(b))
+	} else {
+		need(err)
 	}
+	if strings.HasPrefix(r.puregoStatus, "built") {
+		r.goPurego, err = loadGoBench(filepath.Join(dir, "go-randp-purego.txt"))
+		need(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "syscall-check.txt")); err == nil {
+		r.syscallCheck = string(b)
+	} else {
+		need(err)
+	}
+	need(r.ceil.load(filepath.Join(dir, "ceiling.txt")))
 	if len(errs) > 0 && !smoke {
 		return nil, fmt.Errorf("incomplete results in %s:\n  %s", dir, strings.Join(errs, "\n  "))
 	}
@@ -88,6 +103,9 @@ func (r *results) loadPeers(path string) error {
 		}
 		if f[1] == "available" {
 			r.peers[f[0]] = ""
+			if len(f) == 3 {
+				r.peerFrom[f[0]] = f[2]
+			}
 		} else if len(f) == 3 {
 			r.peers[f[0]] = f[2]
 		}
@@ -95,10 +113,20 @@ func (r *results) loadPeers(path string) error {
 	return sc.Err()
 }
 
-// peerNote is the cell of a peer's row that was not measured.
-func (r *results) peerNote(peer string) string {
-	if why := r.peers[peer]; why != "" {
-		return "not measured: " + why
+// puregoImplementation is what the pure-Go binary says it ran ("purego",
+// "cgo"), or "" when it did not say.
+func (r *results) puregoImplementation() string { return r.goPurego.implementation() }
+
+// purego is the pure-Go binary's results when they are pure-Go numbers:
+// the binary was built and says that it ran the pure-Go implementation.
+// Otherwise nil, and why: never present cgo numbers as pure-Go.
+func (r *results) purego() (*goSet, string) {
+	switch {
+	case r.goPurego == nil:
+		return nil, or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
+	case r.puregoImplementation() != "purego":
+		return nil, fmt.Sprintf("the binary built with -tags randp_purego ran randp.Implementation() = %q, not the pure-Go path",
+			r.puregoImplementation())
 	}
-	return "not measured"
+	return r.goPurego, ""
 }

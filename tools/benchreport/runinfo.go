@@ -19,41 +19,172 @@ import (
 type runInfo map[string]string
 
 // runKeys are run.txt's keys in the order the report prints them.
-var runKeys = []string{"date", "commit", "dirty", "cpu", "cpu_flags", "backend", "nproc", "kernel", "libc", "rustc", "go", "compiler", "describe"}
+var runKeys = []string{"date", "commit", "dirty", "cpu", "cpu_id", "uarch", "cpu_flags", "backend_flags", "backend", "nproc",
+	"kernel", "libc", "glibc", "rustc", "cargo_bench_profile", "go", "compiler", "cxx", "gbench", "libbsd", "openssl_pkg", "xsys",
+	"passes", "describe"}
 
-func recordRun(root, goVersion, describe string) runInfo {
+// backendFlags are the CPU flags randp's keystream dispatch reads
+// (src/keystream/x86.rs): aes+ssse3 for aesni, avx2+vaes for vaes256,
+// avx512f+avx512bw+vaes for vaes512.
+var backendFlags = []string{"aes", "ssse3", "avx2", "avx512f", "avx512bw", "vaes"}
+
+func recordRun(root, goVersion, describe string, passes int) runInfo {
 	r := runInfo{
 		"date":     time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 		"cpu":      cpuField("model name"),
 		"nproc":    firstLine(run("", "nproc")),
 		"kernel":   firstLine(run("", "uname", "-srm")),
 		"libc":     firstLine(run("", "ldd", "--version")),
+		"glibc":    firstLine(run("", "getconf", "GNU_LIBC_VERSION")),
 		"rustc":    firstLine(run("", "rustc", "--version")),
 		"go":       goVersion,
 		"compiler": firstLine(run("", "cc", "--version")),
+		"cxx":      firstLine(run("", "c++", "--version")),
 		"describe": describe,
 		"commit":   firstLine(run(root, "git", "rev-parse", "--short=12", "HEAD")),
 		"dirty":    "no",
+		"passes":   strconv.Itoa(passes),
 		// randp's keystream backend on this CPU, as the release randp-cat reports it.
 		"backend": backend(root),
+		// Google Benchmark: the Debian package's version; the build type is
+		// what the library reports in the C program's JSON context.
+		"gbench":              debVersion("libbenchmark-dev"),
+		"libbsd":              debVersion("libbsd0"),
+		"openssl_pkg":         debVersion("libssl3"),
+		"xsys":                goModVersion(filepath.Join(root, "benches", "go", "go.mod"), "golang.org/x/sys"),
+		"cargo_bench_profile": cargoBenchProfile(filepath.Join(root, "Cargo.toml")),
 	}
 	if strings.TrimSpace(run(root, "git", "status", "--porcelain", "--untracked-files=no")) != "" {
 		r["dirty"] = "yes"
 	}
+	r["cpu_id"], r["uarch"] = cpuIdentity()
 	have := " " + cpuField("flags") + " "
-	var flags []string
-	for _, f := range []string{"aes", "vaes", "vpclmulqdq", "avx2", "avx512f", "sha_ni", "rdrand", "rdseed", "hypervisor"} {
-		if strings.Contains(have, " "+f+" ") {
-			flags = append(flags, f)
+	pick := func(list []string) string {
+		var flags []string
+		for _, f := range list {
+			if strings.Contains(have, " "+f+" ") {
+				flags = append(flags, f)
+			}
 		}
+		return strings.Join(flags, " ")
 	}
-	r["cpu_flags"] = strings.Join(flags, " ")
+	r["cpu_flags"] = pick([]string{"aes", "vaes", "vpclmulqdq", "avx2", "avx512f", "avx512bw", "sha_ni", "rdrand", "rdseed", "hypervisor"})
+	r["backend_flags"] = pick(backendFlags)
 	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); err == nil {
 		if m := regexp.MustCompile(`(?m)^version\s*=\s*"([^"]+)"`).FindSubmatch(b); m != nil {
 			r["randp"] = string(m[1])
 		}
 	}
 	return r
+}
+
+// cpuIdentity is "vendor family F model M stepping S, microcode X" from
+// /proc/cpuinfo (decimal, as the kernel prints them) and the
+// microarchitecture those name, where known.
+func cpuIdentity() (id, uarch string) {
+	vendor := cpuField("vendor_id")
+	fam, _ := strconv.Atoi(cpuField("cpu family"))
+	model, _ := strconv.Atoi(cpuField("model"))
+	id = fmt.Sprintf("%s family %d model %d stepping %s", or(vendor, "?"), fam, model, or(cpuField("stepping"), "?"))
+	if mc := cpuField("microcode"); mc != "" {
+		id += ", microcode " + mc
+	}
+	return id, microarchitecture(vendor, fam, model)
+}
+
+// microarchitecture names the core of an x86 CPU by vendor, family and
+// model (AMD's and Intel's published model ranges); "" when not known.
+func microarchitecture(vendor string, family, model int) string {
+	switch vendor {
+	case "AuthenticAMD":
+		switch family {
+		case 0x17:
+			switch {
+			case model <= 0x0f || model == 0x18:
+				return "Zen / Zen+ (family 17h)"
+			case model >= 0x30:
+				return "Zen 2 (family 17h)"
+			}
+		case 0x19:
+			switch {
+			case model <= 0x0f || (model >= 0x20 && model <= 0x5f):
+				return "Zen 3 (family 19h): VAES-256, no AVX-512"
+			case (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0xaf):
+				return "Zen 4 (family 19h): VAES, AVX-512 on 256-bit datapaths"
+			}
+		case 0x1a:
+			return "Zen 5 (family 1Ah): VAES, AVX-512"
+		}
+	case "GenuineIntel":
+		if family == 6 {
+			switch model {
+			case 0x55:
+				return "Skylake-SP / Cascade Lake (no VAES)"
+			case 0x6a, 0x6c:
+				return "Ice Lake-SP"
+			case 0x7d, 0x7e:
+				return "Ice Lake (client)"
+			case 0x8c, 0x8d:
+				return "Tiger Lake"
+			case 0x8f:
+				return "Sapphire Rapids"
+			case 0xcf:
+				return "Emerald Rapids"
+			case 0xad, 0xae:
+				return "Granite Rapids"
+			case 0x97, 0x9a, 0xb7, 0xba, 0xbf:
+				return "Alder Lake / Raptor Lake (VAES-256, no AVX-512)"
+			}
+		}
+	}
+	return ""
+}
+
+// debVersion is a Debian package's installed version, or "".
+func debVersion(pkg string) string {
+	v := strings.TrimSpace(run("", "dpkg-query", "-W", "-f=${Version}", pkg))
+	if v == "" {
+		return ""
+	}
+	return pkg + " " + v
+}
+
+// goModVersion is the version a go.mod requires of a module, or "".
+func goModVersion(gomod, module string) string {
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		return ""
+	}
+	if m := regexp.MustCompile(`(?m)^\s*(?:require\s+)?` + regexp.QuoteMeta(module) + `\s+(\S+)`).FindSubmatch(b); m != nil {
+		return module + " " + string(m[1])
+	}
+	return ""
+}
+
+// cargoBenchProfile is what cargo bench builds with: Cargo.toml's
+// [profile.bench] (which inherits [profile.release]) and RUSTFLAGS.
+func cargoBenchProfile(cargoToml string) string {
+	b, err := os.ReadFile(cargoToml)
+	if err != nil {
+		return ""
+	}
+	section := func(name string) string {
+		var kv []string
+		in := false
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(line, "[") {
+				in = line == "["+name+"]"
+				continue
+			}
+			if in && line != "" && !strings.HasPrefix(line, "#") {
+				kv = append(kv, strings.Join(strings.Fields(line), ""))
+			}
+		}
+		return strings.Join(kv, ", ")
+	}
+	return fmt.Sprintf("[profile.bench] %s (inherits [profile.release] %s; opt-level 3); RUSTFLAGS=%q",
+		or(section("profile.bench"), "default"), or(section("profile.release"), "default"), os.Getenv("RUSTFLAGS"))
 }
 
 func (r runInfo) write(path string) error {

@@ -1,0 +1,400 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCeilingParse: the passes' openssl and aes-ceiling lines; aes-ceiling's
+// wall column, not its CPU-time column; the widest 14-round kernel.
+func TestCeilingParse(t *testing.T) {
+	var out strings.Builder
+	out.WriteString("# openssl: OpenSSL 3.0.19\n")
+	for p := 1; p <= 2; p++ {
+		fmt.Fprintf(&out, "# pass %02d\n+F:25:AES-256-CTR:8000000000.00\n# aes-ceiling\n", p)
+		out.WriteString("kernel                        cpu GB/s          [min..max] | wall GB/s          [min..max]\n")
+		out.WriteString("14-round CTR xmm AES-NI x8        7.61        [7.61..7.61] |      7.00        [7.00..7.00]\n")
+		out.WriteString("14-round CTR ymm VAES256 x8      16.12      [16.12..16.12] |     16.00      [16.00..16.00]\n")
+		out.WriteString("14-round CTR zmm VAES512 x8      33.80      [33.80..33.80] |     32.00      [32.00..32.00]\n")
+	}
+	path := filepath.Join(t.TempDir(), "ceiling.txt")
+	writeFile(t, path, out.String())
+	var c ceilings
+	if err := c.load(path); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.openssl) != 2 || c.OpenSSLVersion != "OpenSSL 3.0.19" {
+		t.Fatalf("openssl = %v %q", c.openssl, c.OpenSSLVersion)
+	}
+	name, w := c.widest()
+	if name != "14-round CTR zmm VAES512 x8" || w.N != 2 {
+		t.Fatalf("widest = %q %+v", name, w)
+	}
+	if got := (1 << 20) / w.Center; got < 31.99 || got > 32.01 {
+		t.Errorf("widest kernel %.2f GB/s, want the wall column's 32.00", got)
+	}
+}
+
+// gbenchDoc is one pass's Google Benchmark JSON with the given ns per op.
+func gbenchDoc(ops map[string]float64, context map[string]any) string {
+	type bm struct {
+		RunName        string  `json:"run_name"`
+		RunType        string  `json:"run_type"`
+		Threads        int     `json:"threads"`
+		RealTime       float64 `json:"real_time"`
+		TimeUnit       string  `json:"time_unit"`
+		BytesPerSecond float64 `json:"bytes_per_second,omitempty"`
+		ItemsPerSecond float64 `json:"items_per_second,omitempty"`
+	}
+	doc := struct {
+		Context    map[string]any `json:"context"`
+		Benchmarks []bm           `json:"benchmarks"`
+	}{Context: context}
+	for name, v := range ops {
+		b := bm{RunName: name + "/real_time", RunType: "iteration", Threads: 1, RealTime: v, TimeUnit: "ns"}
+		if size := opBytes(name); size > 0 {
+			b.BytesPerSecond = size / v * 1e9
+		} else {
+			b.ItemsPerSecond = 1e9 / v
+		}
+		doc.Benchmarks = append(doc.Benchmarks, b)
+	}
+	out, _ := json.Marshal(doc)
+	return string(out)
+}
+
+// TestMergeCPasses: per-pass files merge into one; samples keep their pass,
+// and perProcess pairs randp and a rival within each process.
+func TestMergeCPasses(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "pass-01.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 100, "fill_1KiB/planet36": 90}, map[string]any{"library_build_type": "debug"}))
+	writeFile(t, filepath.Join(dir, "pass-02.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 80, "fill_1KiB/planet36": 95}, nil))
+	writeFile(t, filepath.Join(dir, "pass-03.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 70, "fill_1KiB/planet36": 96}, nil))
+	b, err := mergeCPasses(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := filepath.Join(t.TempDir(), "c.json")
+	writeFile(t, merged, string(b))
+	c, err := loadCBench(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.samples["fill_1KiB/randp"]; len(got) != 3 {
+		t.Fatalf("samples = %v", got)
+	}
+	if bp := c.byPass("fill_1KiB/randp"); bp[1] != 100 || bp[2] != 80 || bp[3] != 70 {
+		t.Errorf("by pass = %v", bp)
+	}
+	r := &report{res: &results{c: c}}
+	if f, of := r.perProcess("fill_1KiB/randp", "fill_1KiB/planet36"); f != 2 || of != 3 {
+		t.Errorf("perProcess = %d of %d, want 2 of 3", f, of)
+	}
+	if c.buildType() != "debug" {
+		t.Errorf("build type %q", c.buildType())
+	}
+}
+
+func critEntry(t *testing.T, home, group, fn string, median, lo, hi float64) {
+	t.Helper()
+	d := filepath.Join(home, group, fn, "new")
+	writeFile(t, filepath.Join(d, "benchmark.json"), fmt.Sprintf(`{"group_id":%q,"function_id":%q,"value_str":null,"throughput":null}`, group, fn))
+	writeFile(t, filepath.Join(d, "estimates.json"), fmt.Sprintf(`{"median":{"point_estimate":%g,"confidence_interval":{"lower_bound":%g,"upper_bound":%g}}}`, median, lo, hi))
+}
+
+// TestCriterionPasses: one sample per pass (criterion's median of that
+// pass), summarized like C and Go; a benchmark of one process only (the
+// sweeps) keeps criterion's own interval.
+func TestCriterionPasses(t *testing.T) {
+	home := t.TempDir()
+	for p, v := range []float64{3, 1, 2, 5, 4, 6} {
+		critEntry(t, filepath.Join(home, fmt.Sprintf("pass-%02d", p+1)), "u64", "randp_u64", v, v-0.5, v+0.5)
+	}
+	critEntry(t, filepath.Join(home, "sweeps"), "num_blocks_u64", "256", 1.5, 1.4, 1.6)
+	b, err := mergeCriterion(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "criterion.json")
+	writeFile(t, path, string(b))
+	set, err := loadCriterion(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := set.get("u64", "randp_u64").Time; s.N != 6 || s.Center != 3.5 || s.Lo != 1 || s.Hi != 6 {
+		t.Errorf("per-pass summary = %+v, want median 3.5 [1, 6] of 6", s)
+	}
+	if s := set.get("num_blocks_u64", "256").Time; s.Center != 1.5 || s.Lo != 1.4 || s.Hi != 1.6 {
+		t.Errorf("one-process benchmark = %+v, want criterion's 1.5 [1.4, 1.6]", s)
+	}
+}
+
+func TestMicroarchitecture(t *testing.T) {
+	for _, c := range []struct {
+		vendor        string
+		family, model int
+		want          string
+	}{
+		{"AuthenticAMD", 26, 2, "Zen 5"}, {"AuthenticAMD", 25, 0x11, "Zen 4"}, {"AuthenticAMD", 25, 0xa0, "Zen 4"},
+		{"AuthenticAMD", 25, 1, "Zen 3"}, {"GenuineIntel", 6, 0x8f, "Sapphire Rapids"}, {"GenuineIntel", 6, 1, ""},
+	} {
+		got := microarchitecture(c.vendor, c.family, c.model)
+		if (c.want == "" && got != "") || !strings.HasPrefix(got, c.want) {
+			t.Errorf("microarchitecture(%s, %d, %#x) = %q, want %q…", c.vendor, c.family, c.model, got, c.want)
+		}
+	}
+}
+
+// TestPuregoNeverShowsCgo: pure-Go numbers only from a binary that says it
+// ran the pure-Go path.
+func TestPuregoNeverShowsCgo(t *testing.T) {
+	r := &results{puregoStatus: "not measured: no tag"}
+	if set, why := r.purego(); set != nil || why != "no tag" {
+		t.Errorf("not built: %v %q", set, why)
+	}
+	r = &results{puregoStatus: "built", goPurego: &goSet{config: map[string]string{"randp-implementation": "cgo"}}}
+	if set, why := r.purego(); set != nil || !strings.Contains(why, `"cgo"`) {
+		t.Errorf("cgo under the tag: %v %q", set, why)
+	}
+	r.goPurego.config["randp-implementation"] = "purego"
+	if set, why := r.purego(); set == nil || why != "" {
+		t.Errorf("purego: %v %q", set, why)
+	}
+}
+
+func TestSyscallSummary(t *testing.T) {
+	ok := "=== RUN   TestX\ngetrandomRead: 1000 of 1000 Reads entered the getrandom system call\ncontrol: x\n--- PASS: TestX\n"
+	if s := syscallSummary(ok); !strings.HasPrefix(s, "verified") || !strings.Contains(s, "1000 of 1000") {
+		t.Errorf("pass: %q", s)
+	}
+	if s := syscallSummary("--- FAIL: TestX\n"); !strings.Contains(s, "not verified") {
+		t.Errorf("fail: %q", s)
+	}
+}
+
+// fullResults writes a results folder of `passes` passes in which randp
+// loses to planet36/randp at 512 B and to ThreadRng at u32, with glibc 2.36.
+func fullResults(t *testing.T, passes int, purego string) string {
+	dir := t.TempDir()
+	w := func(name, s string) { writeFile(t, filepath.Join(dir, name), s) }
+	w("run.txt", "commit: abc\ndirty: no\ncpu: AMD EPYC\ncpu_id: AuthenticAMD family 26 model 2 stepping 1, microcode 0x1\n"+
+		"uarch: Zen 5 (family 1Ah): VAES\nnproc: 2\ncpu_flags: aes vaes avx512f hypervisor\nbackend: vaes512\ngo: go1.26\nglibc: glibc 2.36\n"+
+		"date: 2026-12-01 10:00 UTC\npasses: 10\n")
+	w("loadavg.txt", "100 0.50 0.1 0.1\n160 1.50 0.1 0.1\n")
+	w("peers.txt", "planet36-randp available x, a snapshot of https://github.com/planet36/randp@1ce4\ndcrd-crypto-rand available x\nunpredictable available x\n")
+	w("syscall-check.txt", "getrandomRead: 1000 of 1000 Reads entered the getrandom system call\n--- PASS: T\n")
+	w("go-purego-status.txt", purego)
+	var ceil strings.Builder
+	ceil.WriteString("# openssl: OpenSSL 3\n")
+	for p := 1; p <= passes; p++ {
+		fmt.Fprintf(&ceil, "# pass %02d\n+F:25:AES-256-CTR:%d.00\n# aes-ceiling\n", p, 8000000000+p)
+		fmt.Fprintf(&ceil, "14-round CTR zmm VAES512 x8      33.80      [33.80..33.80] |     %5.2f      [0..0]\n", 32+float64(p)/100)
+	}
+	w("ceiling.txt", ceil.String())
+	// C: randp 10% faster than planet36 except at 512 B, where 30% slower.
+	for p := 1; p <= passes; p++ {
+		ops := map[string]float64{"u32/randp": 2, "u32/planet36": 10, "u32/arc4random_glibc": 380, "u32/getrandom_vdso": 15,
+			"u64/randp": 2.5, "u64/randp_dlopen": 3.4, "u64/planet36": 10, "lt_u32/randp": 3, "lt_u32/planet36": 10,
+			"lt_u32/arc4random_glibc": 400, "rdrand64/rdrand64": 300, "u32/rdrand32": 150}
+		for _, n := range cFillSizes() {
+			name := "fill_" + sizeName(n) + "/"
+			ops[name+"randp"] = n / 10
+			ops[name+"planet36"] = n / 10 * 1.1
+			ops[name+"getrandom_vdso"] = n / 0.6
+			ops[name+"getrandom_syscall"] = 400 + n/0.3
+			ops[name+"arc4random_glibc"] = 380 + n/0.3
+			ops[name+"getentropy"] = 380 + n/0.3
+		}
+		ops["fill_512B/planet36"] = 512 / 10 / 1.3
+		for k := range ops {
+			ops[k] *= 1 + float64(p)/1000
+		}
+		w(fmt.Sprintf("c/pass-%02d.json", p), gbenchDoc(ops, map[string]any{"library_build_type": "debug"}))
+	}
+	b, err := mergeCPasses(filepath.Join(dir, "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w("c.json", string(b))
+	// Rust: randp's u32 slower than ThreadRng's.
+	home := filepath.Join(dir, "crit")
+	for p := 1; p <= passes; p++ {
+		ph := filepath.Join(home, fmt.Sprintf("pass-%02d", p))
+		d := float64(p) / 1000
+		critEntry(t, ph, "u32", "randp_u32", 1.7+d, 0, 0)
+		critEntry(t, ph, "u32", "rand_ThreadRng", 1.5+d, 0, 0)
+		critEntry(t, ph, "u64", "randp_u64", 2+d, 0, 0)
+		critEntry(t, ph, "u64", "rand_ThreadRng", 2.8+d, 0, 0)
+	}
+	cb, err := mergeCriterion(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w("criterion.json", string(cb))
+	goOut := func(impl string, names []string, ns func(name string) float64) string {
+		out := "goos: linux\ngoarch: amd64\n"
+		for p := 0; p < passes; p++ {
+			if impl != "" {
+				out += "randp-implementation: " + impl + "\n"
+			}
+			for _, n := range names {
+				out += fmt.Sprintf("Benchmark%s-2\t1000\t%.3f ns/op\t16 B/op\t2 allocs/op\n", n, ns(n)+float64(p)/100)
+			}
+		}
+		return out
+	}
+	var randpNames, peerNames []string
+	for _, s := range goReadSizes {
+		for _, p := range []string{"StdlibRead", "RandpRead", "RandpReadUnbuffered", "ChaCha8Read", "AESCTRRead"} {
+			randpNames = append(randpNames, p+"/"+s.name)
+		}
+		peerNames = append(peerNames, "GetrandomRead/"+s.name, "UnpredictableRead/"+s.name)
+	}
+	for n := 16.0; n <= 1<<20; n *= 2 {
+		for _, im := range []string{"Randp", "CryptoRand", "AESCTR", "ChaCha8"} {
+			randpNames = append(randpNames, "ReadSweep/"+im+"/"+sizeName(n))
+		}
+	}
+	randpNames = append(randpNames, "MathRand", "RandpBufRand", "CryptoRand", "Uint32N", "V2Uint64/src=RandpSource", "V2Uint64/src=ChaCha8", "V2Uint64/src=PCG")
+	goNs := func(n string) float64 {
+		switch {
+		case strings.HasPrefix(n, "RandpRead/"):
+			return 10
+		case strings.HasPrefix(n, "AESCTRRead/"):
+			return 7
+		case strings.HasPrefix(n, "ReadSweep/"):
+			return parseSize(n[strings.LastIndexByte(n, '/')+1:]) / 10
+		}
+		return 100
+	}
+	w("go-randp.txt", goOut("cgo", randpNames, goNs))
+	if purego == "built" {
+		w("go-randp-purego.txt", goOut("purego", randpNames, goNs))
+	}
+	w("go-peers.txt", goOut("", append(peerNames, "Unpredictable"), func(string) float64 { return 50 }))
+	w("go-dcrd.txt", goOut("", []string{"DcrdRead/4b", "DcrdRead/32b", "Uint32N"}, func(string) float64 { return 40 }))
+	return dir
+}
+
+// TestReportFromResults renders a complete results folder and checks what
+// a skeptical reader looks for: the CPU named exactly, losses on the first
+// screen, the seed references on the seed's own contestant, libc versions,
+// one evidence standard, charts stamped with machine, commit and date.
+func TestReportFromResults(t *testing.T) {
+	dir := fullResults(t, 10, "not measured: this tree's Go module has no pure-Go path")
+	res, err := loadResults(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}
+	md := r.markdown()
+	first := md[:strings.Index(md, "## "+hBars)]
+	for _, want := range []string{
+		"AMD EPYC, Zen 5 (family 1Ah) (AuthenticAMD family 26 model 2 stepping 1)",
+		"## " + hLosses,
+		"C fill 512 B per call: planet36/randp",
+		"Rust u32: rand `ThreadRng`",
+		"**1.31× slower**",
+		"glibc 2.36 `arc4random_buf` (a getrandom system call per call; glibc ≥ 2.41 uses the vDSO)",
+		"glibc ≥ 2.41 `arc4random_buf` / `getentropy` (the getrandom vDSO: its row here)",
+		"## " + hCost,
+		"A pure-Go path: this tree's Go module has no pure-Go path.",
+		"Every number is the median of 10 samples, each from its own process",
+		"- **slower**: 512 B (0 of 10)\n- faster: 16 B (10 of 10), 32 B (10 of 10)",
+	} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first screen lacks %q", want)
+		}
+	}
+	// Seed 002's published planet36/randp numbers sit on planet36's rows.
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "| **randp** (`randp_*`) |") && (strings.Contains(line, "199 ms") || strings.Contains(line, "6.33 ns")) {
+			t.Errorf("a seed reference on randp's row: %s", line)
+		}
+	}
+	fill256 := md[strings.Index(md, "### Fill 4 GiB in 256 B calls"):]
+	fill256 = fill256[:strings.Index(fill256, "### Fill 4 GiB in 1 MiB calls")]
+	if !strings.Contains(fill256, "| planet36/randp (3 AES rounds) | 475 ms | 9.04 GB/s [9.01, 9.07] | 1.10× faster | 199 ms | 202 ms | 189 ms | 217 ms |") {
+		t.Errorf("planet36's 256 B fill row lacks its four references:\n%s", fill256)
+	}
+	for _, want := range []string{
+		"| planet36/randp (3 AES rounds) | 10.1 ns", "| 6.33 ns | 6.65 ns | 6.22 ns | 6.69 ns |", // u32, four runs
+		"6.70 ns",                // 2024's 149.148 M/s as ns
+		"| 0 of 10 | ",           // the 512 B row's processes
+		"+25.10% (p=0.000 n=10)", // seed 000's vs base
+		"208.2n → 160.1n",        // and its geomean
+		"16 B, 2 allocs",         // seed 003's B/op and allocs/op
+		"## " + hRdrand,
+		"Not measured in this run: this tree's Go module has no pure-Go path",
+		"the benchmark's own thread accounts for about 1.0",
+		"14-round CTR zmm VAES512 x8",
+		"| glibc 2.36 `arc4random_uniform` (a getrandom system call per call; glibc ≥ 2.41 uses the vDSO) |",
+		"| glibc 2.36 arc4random_buf | libbsd arc4random_buf |",
+		"verified in this run by benches/go's seccomp test",
+		"the default build's binary reports randp.Implementation() = \"cgo\"",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "criterion's bootstrap") {
+		t.Error("the report still describes a second interval method")
+	}
+	for _, name := range []string{"c-fill-by-size.svg", "go-read-dcrd-sizes.svg", "go-read-by-size.svg", "go-sources.svg", "c-u32.svg", "rdrand.svg"} {
+		svg, ok := r.charts[name]
+		if !ok {
+			t.Errorf("chart %s missing (errors: %v)", name, r.chartErrs)
+			continue
+		}
+		for _, want := range []string{"<svg", "AMD EPYC", "family 26 model 2", "randp abc", "2026-12-01 10:00 UTC", "95% interval"} {
+			if !strings.Contains(svg, want) {
+				t.Errorf("chart %s lacks %q", name, want)
+			}
+		}
+		if !strings.Contains(md, "(charts/"+name+")") {
+			t.Errorf("report does not show %s", name)
+		}
+	}
+	// A results folder without the C output is incomplete outside smoke mode.
+	os.Remove(filepath.Join(dir, "c.json"))
+	if _, err := loadResults(dir, false); err == nil {
+		t.Error("results without c.json accepted")
+	}
+	if _, err := loadResults(dir, true); err != nil {
+		t.Errorf("smoke mode refused missing c.json: %v", err)
+	}
+}
+
+// TestReportPurego: a pure-Go binary that ran the pure-Go path has its
+// section and its targets; the same numbers are refused when it says cgo.
+func TestReportPurego(t *testing.T) {
+	dir := fullResults(t, 10, "built")
+	res, err := loadResults(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+	if !strings.Contains(md, "built with `-tags randp_purego` (the binary reports `randp.Implementation() = \"purego\"`)") ||
+		!strings.Contains(md, "| pure-Go `Read` 32 B / crypto/rand.Read, time | 0.10× | ≤ 0.5× | yes |") {
+		t.Error("pure-Go section or target missing")
+	}
+	res.goPurego.config["randp-implementation"] = "cgo"
+	md = (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+	if strings.Contains(md, "| pure-Go `Read` 32 B / crypto/rand.Read, time | 0.10×") || !strings.Contains(md, `ran randp.Implementation() = "cgo"`) {
+		t.Error("cgo numbers shown as pure-Go")
+	}
+}
