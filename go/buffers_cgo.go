@@ -192,7 +192,7 @@ func readBuffered(b []byte) {
 		return
 	}
 	if n >= k {
-		takeWords(b, sh.buf[n-k:n])
+		takeWords(b, &sh.buf[n-k])
 		sh.n = n - k
 		unpin(sh)
 		return
@@ -202,7 +202,7 @@ func readBuffered(b []byte) {
 	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	takeWords(b, sh.buf[bufferWords-k:])
+	takeWords(b, &sh.buf[bufferWords-k])
 	atomic.StoreUintptr(&sh.n, bufferWords-k)
 }
 

@@ -15,9 +15,9 @@ import (
 // BufferSize is the number of bytes of generator output that each Go-side
 // buffer holds: one per Buffered source and one per P for the package-level
 // functions. On the pure-Go path it is one refill of the ChaCha8 generator,
-// 224 bytes; on the cgo path it is what fits in one 4 KiB page beside the
+// 992 bytes; on the cgo path it is what fits in one 4 KiB page beside the
 // buffer's count (see Implementation).
-const BufferSize = chunkWords * 8
+const BufferSize = epochWords * 8
 
 // bufMem is a Buffered's page: a generator of its own.
 type bufMem = generator
@@ -29,12 +29,12 @@ var noBuffer bufMem
 // Uint64 returns 64 uniform, unpredictable bits.
 func (s *Buffered) Uint64() uint64 {
 	// The fast path loads the word, stores zero over it and moves i on; i
-	// is always at most 28, so i&31 is i and proves the index in bounds.
+	// is always below 124, so i&255 is i and proves the index in bounds.
 	if g := s.mem; g != nil {
-		if i := g.ch.i; i < g.ch.n {
-			v := g.ch.buf[i&31]
-			g.ch.buf[i&31] = 0
-			g.ch.i = i + 1
+		if i := g.i; i < g.n {
+			v := g.w[i&255]
+			g.w[i&255] = 0
+			g.i = i + 1
 			// s must outlive the use of its page, which its cleanup unmaps.
 			runtime.KeepAlive(s)
 			return v
@@ -47,10 +47,10 @@ func (s *Buffered) Uint64() uint64 {
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
 	if g := s.mem; g != nil {
-		if i := g.ch.i; i < g.ch.n {
-			v := g.ch.buf[i&31]
-			g.ch.buf[i&31] = 0
-			g.ch.i = i + 1
+		if i := g.i; i < g.n {
+			v := g.w[i&255]
+			g.w[i&255] = 0
+			g.i = i + 1
 			runtime.KeepAlive(s)
 			return int64(v &^ (1 << 63))
 		}
@@ -70,9 +70,9 @@ func (s *Buffered) refillUint64() uint64 {
 		g.reseed()
 	}
 	g.refill()
-	v := g.ch.buf[0]
-	g.ch.buf[0] = 0
-	g.ch.i = 1
+	v := g.w[0]
+	g.w[0] = 0
+	g.i = 1
 	runtime.KeepAlive(s)
 	return v
 }
@@ -112,10 +112,10 @@ func Uint64() uint64 {
 		sh = pinSlow()
 	}
 	sh.race.acquire()
-	if i := sh.ch.i; i < sh.ch.n {
-		v := sh.ch.buf[i&31]
-		sh.ch.buf[i&31] = 0
-		sh.ch.i = i + 1
+	if i := sh.i; i < sh.n {
+		v := sh.w[i&255]
+		sh.w[i&255] = 0
+		sh.i = i + 1
 		unpin(sh)
 		return v
 	}
@@ -128,9 +128,9 @@ func uint64Slow(sh *shard) uint64 {
 		return osUint64()
 	}
 	sh.refill()
-	v := sh.ch.buf[0]
-	sh.ch.buf[0] = 0
-	sh.ch.i = 1
+	v := sh.w[0]
+	sh.w[0] = 0
+	sh.i = 1
 	unpin(sh)
 	return v
 }
@@ -150,7 +150,7 @@ func (sh *shard) ready() bool {
 	// Reading crypto/rand may block or take locks, which must not happen
 	// while pinned: mark the shard busy, with an empty buffer, and reseed it
 	// unpinned.
-	sh.ch.i, sh.ch.n = 0, 0
+	sh.i, sh.n = 0, 0
 	sh.busy = 1
 	unpin(sh)
 	sh.reseed()
@@ -174,18 +174,18 @@ func readDirect(b []byte) {
 		}
 		sh.race.acquire()
 		for budget := readPinnedMax; len(b) > 0 && budget > 0; {
-			i, n := sh.ch.i, sh.ch.n
+			i, n := sh.i, sh.n
 			if i >= n {
 				if !sh.ready() {
 					goto unpinned
 				}
 				sh.refill()
-				i, n = 0, chunkWords
+				i, n = 0, epochWords
 			}
 			k := min(uint32(len(b)+7)/8, n-i)
 			m := min(len(b), int(k)*8)
-			takeWords(b[:m], sh.ch.buf[i:i+k])
-			sh.ch.i = i + k
+			takeWords(b[:m], &sh.w[i&255])
+			sh.i = i + k
 			b = b[m:]
 			budget -= m
 		}

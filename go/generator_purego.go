@@ -10,47 +10,55 @@ import (
 	"unsafe"
 )
 
-// The pure-Go path's generator: ChaCha8 with fast key erasure, the state of
-// each generator in a page of the package's own (memory_linux.go,
-// memory_other.go), seeded and reseeded from crypto/rand.
+// The pure-Go path's generator: ChaCha8Rand, math/rand/v2's ChaCha8
+// (C2SP's chacha8rand, the same stream bit for bit), run ahead by one key
+// so that it erases each key before any of that key's output is handed out.
+// The state of each generator is in a page of the package's own
+// (memory_linux.go, memory_other.go), seeded and reseeded from crypto/rand.
 //
-// The block function is math/rand/v2's ChaCha8 (internal/chacha8rand, with
-// its assembly on amd64, arm64, loong64 and riscv64): no cipher of our own.
-// A generator is a rand.ChaCha8 value kept in the page and driven so that no
-// key that made handed-out output stays in memory:
+// ChaCha8Rand makes its output in epochs of 1 KiB: four calls of the block
+// function under one key (counters 0, 4, 8 and 12, 32 words each), of which
+// the last 4 words become the next key and the other 124 words are output.
+// rand.ChaCha8 keeps the key while it hands out the epoch's output, 32 words
+// at a time; here a refill runs the whole epoch at once into w[0:128], and
+// the key that made it is gone from memory (overwritten in place) before the
+// first word is handed out. So the state holds at any time one key that has
+// made nothing yet (w[124:128]) and the output not yet handed out, as the
+// randp library's state does, and each word is zeroed as it is handed out.
+// Every 1 MiB of a generator's output (reseedEpochs refills) 32 fresh bytes
+// from crypto/rand are XORed into the key.
 //
-//   - a refill runs the block function once under the current key: 32 words;
-//   - words 28 to 31 become the next key at once, overwriting the old key in
-//     place, and are zeroed in the buffer; words 0 to 27 are the output
-//     (chunkWords, 224 bytes);
-//   - each word is zeroed as it is handed out.
-//
-// So the state holds at any time one key that has made nothing yet and the
-// output not yet handed out, as the randp library's state does (there the
-// unit is a 3.5 KiB buffer). math/rand/v2's own schedule rekeys every 992
-// bytes instead, and keeps the current key while it hands out that key's
-// output. Every 1 MiB of a generator's output (reseedRefills refills) 32
-// fresh bytes from crypto/rand are XORed into the key.
-//
-// rand.ChaCha8's fields are unexported; chachaState mirrors them, and
-// checkChaChaLayout proves at start-up, on the running Go version, that the
-// mirror and the real type agree (sizes, where the key and the counters are,
-// and that Uint64 refills as assumed). If they do not, the package panics
-// when it is initialised, naming the Go version, rather than run a generator
-// it cannot vouch for.
+// The block function is math/rand/v2's (internal/chacha8rand, assembly on
+// amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
+// cipher of our own. rand.ChaCha8's fields are unexported; chachaState
+// mirrors them, and a refill lays four rand.ChaCha8 values over w, 32 words
+// apart, so that each block call writes its output straight into place
+// (each value's buffer is the next 32 words of w, its key the 4 words after
+// them, where the key is copied before the call and which the next call's
+// output overwrites). checkChaChaLayout proves at start-up, on the running Go
+// version, that the mirror and the real type agree (sizes, where the key and
+// the counters are, and that Uint64 refills as assumed); if they do not, the
+// package panics when it is initialised, naming the Go version, rather than
+// run a generator it cannot vouch for.
 //
 // Zero is the unseeded state (refills == 0 means "reseed before the next
-// refill", and an empty buffer means "refill"), so a page a forked child finds
-// wiped reseeds from crypto/rand before its first output.
+// refill", and n == 0 means "refill"), so a page a forked child finds wiped
+// reseeds from crypto/rand before its first output.
 
 // implementation is what Implementation reports on this path.
 const implementation = "purego"
 
-// chunkWords is the number of words of output of one refill.
-const chunkWords = 28
-
-// reseedRefills is the number of refills between two reseeds: 1 MiB.
-const reseedRefills = (1 << 20) / (chunkWords * 8)
+const (
+	// epochWords is the number of words of output of one refill: an epoch
+	// of ChaCha8Rand less its next key.
+	epochWords = 124
+	// keyAt is where the next key is kept in w.
+	keyAt = 124
+	// blockWords is the output of one block call.
+	blockWords = 32
+	// reseedEpochs is the number of refills between two reseeds: 1 MiB.
+	reseedEpochs = (1 << 20) / (epochWords * 8)
+)
 
 // chachaState mirrors math/rand/v2.ChaCha8 (Go 1.22 to 1.26): an
 // internal/chacha8rand.State followed by Read's partial-word buffer.
@@ -62,9 +70,17 @@ type chachaState struct {
 	readLen int        // unused here
 }
 
+// chachaWords is the size of a chachaState in words: a refill's last
+// rand.ChaCha8 value, at w[96:], ends at w[96+chachaWords].
+const chachaWords = int(unsafe.Sizeof(chachaState{}) / 8)
+
 // generator is one pure-Go generator, in a page of its own.
 type generator struct {
-	ch chachaState
+	// w[0:124] is an epoch's output, w[124:128] the next key; the words
+	// above are used during a refill only and zeroed after it.
+	w [256]uint64
+	// i is the next word of output, n the end of it: w[i:n] is unused.
+	i, n uint32
 	// fresh receives the reseed's bytes from crypto/rand, in the page, and
 	// is zeroed once they are XORed into the key.
 	fresh [4]uint64
@@ -80,37 +96,55 @@ type generator struct {
 
 var _ [pageSize - unsafe.Sizeof(generator{})]byte // a generator fits in a page
 
-// chacha returns g's ChaCha8.
-func (g *generator) chacha() *rand.ChaCha8 {
-	// SAFETY: g.ch has rand.ChaCha8's layout (checkChaChaLayout) and holds
-	// no pointers.
-	return (*rand.ChaCha8)(unsafe.Pointer(&g.ch))
+var _ [len(generator{}.w) - (3*blockWords + chachaWords)]byte // the last block call's rand.ChaCha8 fits in w
+
+// chachaAt returns the rand.ChaCha8 laid over w from word k on.
+func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
+	// SAFETY: w[k:k+chachaWords] lies inside w (checked above for the
+	// largest k, 96), holds plain integers as rand.ChaCha8 does, and is
+	// 8-byte aligned as rand.ChaCha8 is (checkChaChaLayout); rand.ChaCha8
+	// holds no pointers, so the collector has nothing to trace there.
+	p := unsafe.Pointer(&g.w[k])
+	return (*rand.ChaCha8)(p), (*chachaState)(p)
 }
 
-// refill rekeys g and leaves chunkWords words of output in g.ch.buf[:28],
-// g.ch.i = 0 and g.ch.n = 28. g must be seeded (g.refills > 0).
+// refill runs one epoch under the key in w[124:128]: w[0:124] becomes
+// output and w[124:128] the next key, and the old key is nowhere. It leaves
+// i = 0 and n = 124. g must be seeded (g.refills > 0).
 func (g *generator) refill() {
 	g.refills--
-	// With i == n the next Uint64 refills: the counter goes from 0 to 4,
-	// which never reaches rand.ChaCha8's own rekeying point, and the block
-	// function writes 32 words under the current key; Uint64 then returns
-	// word 0 (still in the buffer, handed out later) and sets i to 1.
-	g.ch.i, g.ch.n, g.ch.c = 0, 0, 0
-	g.chacha().Uint64()
-	g.ch.seed = [4]uint64(g.ch.buf[chunkWords:])
-	clear(g.ch.buf[chunkWords:])
-	g.ch.i, g.ch.n, g.ch.c = 0, chunkWords, 0
+	copy(g.w[blockWords:blockWords+4], g.w[keyAt:keyAt+4])
+	for j := range 4 {
+		k := j * blockWords
+		c, m := g.chachaAt(k)
+		// The key is at w[k+32:k+36], m.seed. With i == n, Uint64
+		// refills: the counter goes from 4j-4 to 4j and the block
+		// function writes 32 words into w[k:k+32], m.buf (the first call
+		// overwrites nothing of the key, which lies above; the last
+		// overwrites the key's home, w[124:128]). Uint64 then returns
+		// word k, which stays in w.
+		m.i, m.n, m.c = 0, 0, uint32(4*j-4)
+		c.Uint64()
+		if j < 3 {
+			// The next call's key, above the output it will write over
+			// this copy.
+			copy(g.w[k+2*blockWords:k+2*blockWords+4], m.seed[:])
+		}
+	}
+	// The last key copy and the last value's counters.
+	clear(g.w[4*blockWords : 3*blockWords+chachaWords])
+	g.i, g.n = 0, epochWords
 }
 
 // reseed XORs 32 bytes from crypto/rand into g's key (into a zero key, for
 // a new or wiped generator) and restarts the reseed countdown.
 func (g *generator) reseed() {
 	readOS(unsafe.Pointer(&g.fresh), int(unsafe.Sizeof(g.fresh)))
-	for i := range g.ch.seed {
-		g.ch.seed[i] ^= g.fresh[i]
+	for i, f := range g.fresh {
+		g.w[keyAt+i] ^= f
 	}
 	clear(g.fresh[:])
-	g.refills = reseedRefills
+	g.refills = reseedEpochs
 }
 
 // readOS fills the n bytes at p from crypto/rand, which never fails (Go
@@ -150,11 +184,14 @@ func checkChaChaLayout() {
 			m.i == 0 && m.n == 32 && m.c == 0 && m.buf[0] != 0 && m.buf[31] != 0
 		first := m.buf[0]
 		ok = ok && c.Uint64() == first && m.i == 1
-		// A refill at counter 4 under a new key, as generator.refill makes.
+		// A block call at counter 0 under a new key, as generator.refill
+		// makes, writing only buf, i, n and c.
 		m.seed = [4]uint64{1, 2, 3, 4}
-		m.i, m.n, m.c = 0, 0, 0
+		m.i, m.n, m.c = 0, 0, ^uint32(3)
+		m.readBuf, m.readLen = [8]byte{9}, 9
 		v := c.Uint64()
-		ok = ok && v == m.buf[0] && v != first && m.i == 1 && m.n == 32 && m.c == 4 && m.seed == [4]uint64{1, 2, 3, 4}
+		ok = ok && v == m.buf[0] && v != first && m.i == 1 && m.n == 32 && m.c == 0 &&
+			m.seed == [4]uint64{1, 2, 3, 4} && m.readBuf == [8]byte{9} && m.readLen == 9
 	}
 	if !ok {
 		panic("randp: math/rand/v2.ChaCha8 is not laid out as randp's pure-Go generator expects on " +

@@ -8,107 +8,114 @@ import (
 	"testing"
 )
 
-// These white-box tests look inside the pure-Go generators: the output
-// follows the documented key chain, every word handed out is zeroed, and no
-// key that made handed-out output stays in the state.
+// These white-box tests look inside the pure-Go generators: the output is
+// math/rand/v2's ChaCha8 stream for the generator's key, every word handed
+// out is zeroed, and no key that made handed-out output stays in the state.
 
-// expectedChunk returns what one refill under key makes: the first 28
-// words of the ChaCha8 block function at counter 4 (output) and words 28 to
-// 31 (the next key), computed through math/rand/v2's public encoding of a
-// ChaCha8 state rather than through the mirror.
-func expectedChunk(t *testing.T, key [4]uint64) (out [chunkWords]uint64, next [4]uint64) {
-	t.Helper()
-	// "chacha8:", the number of words used (32 puts the counter at 4, at
-	// the start of a block), then the key, little-endian.
-	enc := binary.BigEndian.AppendUint64([]byte("chacha8:"), 32)
-	for _, k := range key {
-		enc = binary.LittleEndian.AppendUint64(enc, k)
+// chacha8 returns math/rand/v2's ChaCha8 seeded with key, the reference the
+// generator's output must equal word for word.
+func chacha8(key [4]uint64) *rand.ChaCha8 {
+	var seed [32]byte
+	for i, k := range key {
+		binary.LittleEndian.PutUint64(seed[8*i:], k)
 	}
-	var c rand.ChaCha8
-	if err := c.UnmarshalBinary(enc); err != nil {
-		t.Fatal(err)
-	}
-	for i := range out {
-		out[i] = c.Uint64()
-	}
-	for i := range next {
-		next[i] = c.Uint64()
-	}
-	return out, next
+	return rand.NewChaCha8(seed)
 }
 
-func TestGeneratorFollowsTheKeyChain(t *testing.T) {
+// seededSource returns a Buffered whose generator has its page and whose
+// next refill runs under key.
+func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
+	t.Helper()
 	s := Source()
 	s.Uint64()
 	g := s.mem
 	if g == &noBuffer {
 		t.Fatal("no generator page: the kernel does not wipe it in a forked child")
 	}
+	clear(g.w[:])
+	copy(g.w[keyAt:], key[:])
+	g.i, g.n = 0, 0
+	return s, g
+}
+
+// TestGeneratorIsChaCha8Rand checks 10 epochs of a generator's output
+// against math/rand/v2's ChaCha8 with the same key, and that the state holds
+// the key of the next epoch, never the current one.
+func TestGeneratorIsChaCha8Rand(t *testing.T) {
 	key := [4]uint64{0x0123456789abcdef, 2, 3, 4}
-	g.ch.seed = key
-	g.ch.i, g.ch.n = 0, 0
-	for chunk := range 5 {
-		want, next := expectedChunk(t, key)
-		for i, w := range want {
-			if got := s.Uint64(); got != w {
-				t.Fatalf("chunk %d word %d: got %#x, want %#x", chunk, i, got, w)
+	s, g := seededSource(t, key)
+	ref := chacha8(key)
+	keys := map[[4]uint64]bool{key: true}
+	for n := range 10 * epochWords {
+		want := ref.Uint64()
+		if got := s.Uint64(); got != want {
+			t.Fatalf("value %d: got %#x, want ChaCha8's %#x", n, got, want)
+		}
+		if g.i == 1 {
+			next := [4]uint64(g.w[keyAt : keyAt+4])
+			if keys[next] {
+				t.Fatalf("value %d: after a refill the state holds a key already used, %x", n, next)
 			}
+			keys[next] = true
 		}
-		if g.ch.seed != next {
-			t.Fatalf("chunk %d: the key is %x, want words 28-31 of the block, %x", chunk, g.ch.seed, next)
-		}
-		key = next
 	}
 }
 
+// TestGeneratorZeroesAndErases checks after every value that the words
+// handed out, the scratch words and the reseed's bytes are zero, that the
+// unused words are not, and that no word of the state equals a word of a key
+// that has made output.
 func TestGeneratorZeroesAndErases(t *testing.T) {
-	s := Source()
-	s.Uint64()
-	g := s.mem
-	for n := range 3 * chunkWords {
-		oldKey := g.ch.seed
-		s.Uint64()
-		if g.ch.i == 1 && g.ch.seed == oldKey {
-			t.Fatalf("value %d: a refill kept the key", n)
-		}
-		for j, w := range g.ch.buf {
-			if (uint32(j) < g.ch.i || j >= chunkWords) && w != 0 {
-				t.Fatalf("value %d: word %d of the buffer is %#x, not zero (i = %d)", n, j, w, g.ch.i)
+	s, g := seededSource(t, [4]uint64{5, 6, 7, 8})
+	g.refills = 3
+	used := map[uint64]bool{5: true, 6: true, 7: true, 8: true}
+	for n := range 3 * epochWords {
+		if g.i == g.n {
+			for _, k := range g.w[keyAt : keyAt+4] {
+				used[k] = true // the key the next refill uses up
 			}
-			if uint32(j) >= g.ch.i && j < chunkWords && w == 0 {
+		}
+		s.Uint64()
+		for j, w := range g.w {
+			unused := uint32(j) >= g.i && uint32(j) < g.n
+			if !unused && j < keyAt && w != 0 {
+				t.Fatalf("value %d: word %d is %#x, not zero (i = %d)", n, j, w, g.i)
+			}
+			if unused && w == 0 {
 				t.Fatalf("value %d: unused word %d is zero", n, j)
+			}
+			if j >= keyAt+4 && w != 0 {
+				t.Fatalf("value %d: scratch word %d is %#x, not zero", n, j, w)
+			}
+			if w != 0 && used[w] && j >= keyAt+4 || w != 0 && used[w] && j < keyAt {
+				t.Fatalf("value %d: word %d holds a word of a used key", n, j)
 			}
 		}
 		if g.fresh != [4]uint64{} {
 			t.Fatal("the reseed's bytes were left in the state")
 		}
 	}
-	if g.refills == 0 || g.refills > reseedRefills {
-		t.Fatalf("refills = %d, want 1..%d", g.refills, reseedRefills)
-	}
 }
 
 func TestGeneratorReseeds(t *testing.T) {
-	s := Source()
-	s.Uint64()
-	g := s.mem
-	// Make the next refill the last before a reseed, then pass it.
-	g.ch.i = g.ch.n
+	key := [4]uint64{9, 10, 11, 12}
+	s, g := seededSource(t, key)
 	g.refills = 1
-	s.Uint64()
+	ref := chacha8(key)
+	for range epochWords {
+		if s.Uint64() != ref.Uint64() {
+			t.Fatal("the last epoch before a reseed is not ChaCha8's")
+		}
+	}
 	if g.refills != 0 {
 		t.Fatalf("refills = %d after the last refill, want 0", g.refills)
 	}
-	key := g.ch.seed
-	g.ch.i = g.ch.n
-	s.Uint64()
-	if g.refills != reseedRefills-1 {
-		t.Fatalf("refills = %d after a reseed and a refill, want %d", g.refills, reseedRefills-1)
-	}
-	// Without the reseed the key would be words 28-31 of the block made
-	// under key.
-	if _, next := expectedChunk(t, key); g.ch.seed == next {
+	// Without the reseed the next value would be ChaCha8's.
+	if s.Uint64() == ref.Uint64() {
 		t.Fatal("the reseed did not change the key")
+	}
+	if g.refills != reseedEpochs-1 {
+		t.Fatalf("refills = %d after a reseed and a refill, want %d", g.refills, reseedEpochs-1)
 	}
 }
 
@@ -119,12 +126,11 @@ func TestZeroGeneratorReseeds(t *testing.T) {
 	s := Source()
 	s.Uint64()
 	*s.mem = generator{}
-	zeroOut, _ := expectedChunk(t, [4]uint64{})
-	if v := s.Uint64(); v == zeroOut[0] {
+	if v := s.Uint64(); v == chacha8([4]uint64{}).Uint64() {
 		t.Fatal("a wiped generator produced the all-zero key's output")
 	}
-	if s.mem.ch.seed == ([4]uint64{}) || s.mem.refills != reseedRefills-1 {
-		t.Fatalf("a wiped generator was not reseeded: key %x, refills %d", s.mem.ch.seed, s.mem.refills)
+	if s.mem.refills != reseedEpochs-1 {
+		t.Fatalf("a wiped generator was not reseeded: refills %d", s.mem.refills)
 	}
 }
 
@@ -139,14 +145,11 @@ func TestSharedGeneratorsZeroConsumed(t *testing.T) {
 		t.Fatal("no per-P generators exist after package-level calls")
 	}
 	for i, sh := range *p {
-		if sh == nil {
-			continue
-		}
 		if sh.busy != 0 {
 			t.Fatalf("generator %d is left marked busy", i)
 		}
-		for j, w := range sh.ch.buf {
-			if (uint32(j) < sh.ch.i || j >= chunkWords) && w != 0 {
+		for j, w := range sh.w[:keyAt] {
+			if (uint32(j) < sh.i || uint32(j) >= sh.n) && w != 0 {
 				t.Fatalf("generator %d: consumed word %d is %#x, not zero", i, j, w)
 			}
 		}

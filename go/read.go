@@ -46,29 +46,28 @@ func Read(b []byte) (n int, err error) {
 	return len(b), nil
 }
 
-// takeWords copies into b the first len(b) bytes of words and zeroes the
-// words it took them from: len(b) rounded up to whole words, which words
-// must hold.
-func takeWords(b []byte, words []uint64) {
-	words = words[:(len(b)+7)/8]
+// takeWords copies into b the first len(b) bytes of the words from first
+// on and zeroes the words it took them from: len(b) rounded up to whole
+// words, which must all lie in one buffer.
+func takeWords(b []byte, first *uint64) {
+	// SAFETY: the caller passes the first of at least (len(b)+7)/8 words
+	// of one buffer, plain integers that may be read as bytes; the views
+	// do not outlive this call.
+	words := unsafe.Slice(first, (len(b)+7)/8)
 	if len(b) > 64 {
-		// SAFETY: words is a slice of plain integers, which may be read
-		// as bytes; the view does not outlive this call.
-		bytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(words)*8)
-		copy(b, bytes)
+		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(first)), len(words)*8))
 		clear(words)
 		return
 	}
 	// Short reads, word by word: cheaper than calling memmove and memclr.
-	i := 0
-	for ; len(b) >= 8; b = b[8:] {
-		binary.LittleEndian.PutUint64(b, words[i])
-		words[i] = 0
-		i++
-	}
-	if len(b) > 0 {
+	for i := range words {
 		v := words[i]
 		words[i] = 0
+		if len(b) >= 8 {
+			binary.LittleEndian.PutUint64(b, v)
+			b = b[8:]
+			continue
+		}
 		for j := range b {
 			b[j] = byte(v >> (8 * j))
 		}
