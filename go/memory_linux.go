@@ -3,6 +3,10 @@
 package randp
 
 import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -17,10 +21,13 @@ import (
 // (best effort, as the randp library does before Linux 6.11). Zero is the
 // empty state of every structure kept there: a child's first draw refills or
 // reseeds. Whether the kernel honours the advice is checked, not assumed, as
-// src/state_memory.rs does: MADV_WIPEONFORK must succeed and an invalid advice
-// must fail, since some environments (qemu-user, for one) accept any advice
-// and ignore it. Where the check fails mapPage returns nil and the package
-// keeps no Go-side output at all (see unbuffered).
+// src/state_memory.rs does: MADV_WIPEONFORK must succeed on every page, an
+// invalid advice must fail (some environments, qemu-user for one, accept any
+// advice and ignore it), and once per process the kernel's own account of
+// the first page, the wf flag in /proc/self/smaps, must show it (a seccomp
+// filter can make madvise return 0 without running it). Where a check fails,
+// or /proc cannot be read, mapPage returns nil and the package keeps no
+// Go-side output at all: every value is drawn directly (noBuffer, noShard).
 //
 // MAP_DROPPABLE (Linux 6.11), which the randp library uses for its own page,
 // is not used here: the kernel may drop such a page at any moment, and the Go
@@ -36,8 +43,9 @@ const (
 	madvWipeonfork = 0x12 // MADV_WIPEONFORK, Linux 4.14
 )
 
-// wipeRefused is set once the kernel was seen not to honour MADV_WIPEONFORK.
-var wipeRefused atomic.Bool
+// wipeRefused is set once the kernel was seen not to honour MADV_WIPEONFORK;
+// wipeVerified once /proc/self/smaps showed that it does.
+var wipeRefused, wipeVerified atomic.Bool
 
 // livePages counts the pages mapped and not yet released, for the tests.
 var livePages atomic.Int64
@@ -56,11 +64,14 @@ func mapPage() unsafe.Pointer {
 	if err != nil {
 		return nil
 	}
-	if syscall.Madvise(b, madvWipeonfork) != nil || syscall.Madvise(b, -1) == nil {
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if syscall.Madvise(b, madvWipeonfork) != nil || syscall.Madvise(b, -1) == nil ||
+		!wipeVerified.Load() && !vmFlagsOf(uintptr(p))["wf"] {
 		wipeRefused.Store(true)
 		syscall.Munmap(b)
 		return nil
 	}
+	wipeVerified.Store(true)
 	// A refused DONTDUMP or mlock costs hygiene (core dumps, swap), not
 	// fork safety, so their results are recorded, not required.
 	syscall.Madvise(b, madvDontdump)
@@ -69,7 +80,7 @@ func mapPage() unsafe.Pointer {
 		b[pageSize-1] = 1 // marks the page locked, for releasePage
 	}
 	livePages.Add(1)
-	return unsafe.Pointer(unsafe.SliceData(b))
+	return p
 }
 
 // releasePage zeroes and unmaps a page from mapPage; nothing may use it
@@ -85,4 +96,34 @@ func releasePage(p unsafe.Pointer) {
 	clear(b)
 	syscall.Munmap(b)
 	livePages.Add(-1)
+}
+
+// vmFlagsOf returns the VmFlags of the mapping that starts at addr, as the
+// kernel reports them in /proc/self/smaps (wf: wipe on fork, dd: not dumped,
+// lo: locked), or nil if it cannot tell.
+func vmFlagsOf(addr uintptr) map[string]bool {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	start := fmt.Sprintf("%x-", addr)
+	in := false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		// A mapping's header starts with its address range; the lines
+		// after it, down to the next header, are "Name: value".
+		if first, _, _ := strings.Cut(line, " "); !strings.HasSuffix(first, ":") {
+			in = strings.HasPrefix(line, start)
+		} else if in && strings.HasPrefix(line, "VmFlags:") {
+			flags := make(map[string]bool)
+			for _, fl := range strings.Fields(strings.TrimPrefix(line, "VmFlags:")) {
+				flags[fl] = true
+			}
+			return flags
+		}
+	}
+	return nil
 }

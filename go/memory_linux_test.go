@@ -3,41 +3,12 @@
 package randp
 
 import (
-	"bufio"
-	"fmt"
-	"os"
 	"runtime"
-	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 )
-
-// vmFlags returns the VmFlags of the mapping that starts at p, from
-// /proc/self/smaps, or "" if there is none.
-func vmFlags(t *testing.T, p unsafe.Pointer) string {
-	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	start := fmt.Sprintf("%x-", uintptr(p))
-	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		// A mapping's header starts with its address range; the lines
-		// after it, down to the next header, are "Name: value".
-		if first, _, _ := strings.Cut(line, " "); !strings.HasSuffix(first, ":") {
-			in = strings.HasPrefix(line, start)
-		}
-		if in && strings.HasPrefix(line, "VmFlags:") {
-			return line
-		}
-	}
-	return ""
-}
 
 // native reports whether these tests run where the kernel's advice can be
 // checked: natively on Linux/amd64 (the arm64 tests run under qemu-user,
@@ -60,20 +31,26 @@ func TestPagesAreWipedOnForkAndNotDumped(t *testing.T) {
 		t.Fatal("mapPage refused: this kernel (Linux >= 4.14) must honour MADV_WIPEONFORK")
 	}
 	defer releasePage(p)
-	flags := vmFlags(t, p)
-	if flags == "" {
+	flags := vmFlagsOf(uintptr(p))
+	if flags == nil {
 		t.Fatalf("no mapping at %p in /proc/self/smaps", p)
 	}
-	for _, f := range []string{"wf", "dd"} {
-		if !strings.Contains(flags+" ", " "+f+" ") {
-			t.Errorf("the page's %s lacks %s", flags, f)
-		}
+	if !flags["wf"] || !flags["dd"] {
+		t.Errorf("the page's flags %v lack wf or dd", flags)
 	}
-	locked := strings.Contains(flags+" ", " lo ")
-	if (unsafe.Slice((*byte)(p), pageSize)[pageSize-1] == 1) != locked {
-		t.Errorf("mlock's result and the page's %s disagree", flags)
+	if (unsafe.Slice((*byte)(p), pageSize)[pageSize-1] == 1) != flags["lo"] {
+		t.Errorf("mlock's result and the page's flags %v disagree", flags)
 	}
-	t.Logf("page flags: %s", flags)
+	t.Logf("page flags: %v", flags)
+	// The control: an ordinary mapping has no wf flag.
+	b, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(b)
+	if plain := vmFlagsOf(uintptr(unsafe.Pointer(&b[0]))); plain == nil || plain["wf"] {
+		t.Fatalf("an ordinary mapping's flags are %v: the check cannot tell it from a page", plain)
+	}
 }
 
 // TestPagesAreReleased checks that a page is unmapped when released, and that
@@ -84,8 +61,8 @@ func TestPagesAreReleased(t *testing.T) {
 	}
 	p := mapPage()
 	releasePage(p)
-	if flags := vmFlags(t, p); strings.Contains(flags, " wf") {
-		t.Fatalf("a released page is still mapped: %s", flags)
+	if flags := vmFlagsOf(uintptr(p)); flags["wf"] {
+		t.Fatalf("a released page is still mapped: %v", flags)
 	}
 	before := livePages.Load()
 	for range 100 {
