@@ -9,8 +9,8 @@ package randp
 // pure-Go path of generator_purego.go takes its place.
 //
 // Linking. By default the package links the prebuilt library committed for
-// the target, lib/linux_amd64/librandp_linux_amd64.syso or
-// lib/linux_arm64/librandp_linux_arm64.syso (built by `make go-lib` from this
+// the target, lib/linux_amd64/randp_linux_amd64.syso or
+// lib/linux_arm64/randp_linux_arm64.syso (built by `make go-lib` from this
 // repository's Rust source with LTO; one object whose only global symbols are
 // the randp_* functions). The go command links a package's .syso files into
 // every binary that imports the package, so nothing is named in #cgo LDFLAGS
