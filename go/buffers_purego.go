@@ -151,7 +151,7 @@ func (sh *shard) ready() bool {
 	// while pinned: mark the shard busy, with an empty buffer, and reseed it
 	// unpinned.
 	sh.i, sh.n = 0, 0
-	sh.busy = 1
+	atomic.StoreUint32(&sh.busy, 1)
 	unpin(sh)
 	sh.reseed()
 	atomic.StoreUint32(&sh.busy, 0)
