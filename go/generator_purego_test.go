@@ -5,6 +5,8 @@ package randp
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -152,6 +154,58 @@ func TestSharedGeneratorsZeroConsumed(t *testing.T) {
 			if (uint32(j) < sh.i || uint32(j) >= sh.n) && w != 0 {
 				t.Fatalf("generator %d: consumed word %d is %#x, not zero", i, j, w)
 			}
+		}
+	}
+}
+
+// TestSharedGeneratorsReseedUnderLoad makes every per-P generator due for a
+// reseed at its next refill, then lets 8 goroutines draw several epochs
+// each, so that reseeds (made unpinned, with the generator marked busy)
+// overlap other goroutines' draws; 20 rounds. No value may be handed out
+// twice, and in each round a generator must have been reseeded.
+func TestSharedGeneratorsReseedUnderLoad(t *testing.T) {
+	Uint64()
+	const goroutines, rounds, draws = 8, 20, 2 * epochWords
+	seen := make(map[uint64]bool)
+	for range rounds {
+		for _, sh := range *shards.Load() {
+			if sh != &noShard {
+				sh.refills = 1
+			}
+		}
+		vals := make([][]uint64, goroutines)
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var b [24]byte
+				for range draws {
+					vals[g] = append(vals[g], Uint64())
+					Read(b[:])
+					vals[g] = append(vals[g], binary.LittleEndian.Uint64(b[:]),
+						binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:]))
+					runtime.Gosched()
+				}
+			}()
+		}
+		wg.Wait()
+		for _, vs := range vals {
+			for _, v := range vs {
+				if seen[v] {
+					t.Fatalf("value %#x handed out twice", v)
+				}
+				seen[v] = true
+			}
+		}
+		reseeded := 0
+		for _, sh := range *shards.Load() {
+			if sh != &noShard && sh.refills > 1 {
+				reseeded++
+			}
+		}
+		if reseeded == 0 {
+			t.Fatal("no per-P generator was reseeded in a round")
 		}
 	}
 }
