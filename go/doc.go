@@ -47,9 +47,10 @@
 // The pure-Go path ("purego") is taken without cgo (CGO_ENABLED=0, the
 // default when cross-compiling), on every other GOOS/GOARCH, and with the
 // build tag randp_purego. Each Buffered and each P has a generator of its
-// own: ChaCha8 (math/rand/v2's block function) with fast key erasure, the
-// key replaced after every 224 bytes by output that is never handed out,
-// and 32 bytes from crypto/rand XORed into the key after every 1 MiB.
+// own: ChaCha8Rand, math/rand/v2's ChaCha8 stream, with fast key erasure:
+// each 1 KiB epoch is made whole and its key replaced by 32 bytes of it that
+// are never handed out before any of it is, and 32 bytes from crypto/rand
+// are XORed into the key after every 1 MiB.
 //
 // On both paths each value's bytes are zeroed in the buffer as they are
 // handed out, no key that made output already handed out is kept, and the
