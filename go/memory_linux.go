@@ -98,26 +98,31 @@ func releasePage(p unsafe.Pointer) {
 	livePages.Add(-1)
 }
 
-// vmFlagsOf returns the VmFlags of the mapping that starts at addr, as the
+// vmFlagsOf returns the VmFlags of the mapping that holds addr, as the
 // kernel reports them in /proc/self/smaps (wf: wipe on fork, dd: not dumped,
-// lo: locked), or nil if it cannot tell.
+// lo: locked), or nil if it cannot tell. (The kernel merges adjacent
+// mappings with the same flags, so the one holding addr may start before
+// it.)
 func vmFlagsOf(addr uintptr) map[string]bool {
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	start := fmt.Sprintf("%x-", addr)
 	in := false
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		// A mapping's header starts with its address range; the lines
-		// after it, down to the next header, are "Name: value".
-		if first, _, _ := strings.Cut(line, " "); !strings.HasSuffix(first, ":") {
-			in = strings.HasPrefix(line, start)
-		} else if in && strings.HasPrefix(line, "VmFlags:") {
+		// A mapping's header starts with its address range, "start-end"
+		// in hexadecimal; the lines after it, down to the next header,
+		// are "Name: value".
+		first, _, _ := strings.Cut(line, " ")
+		if !strings.HasSuffix(first, ":") {
+			var start, end uintptr
+			_, err := fmt.Sscanf(first, "%x-%x", &start, &end)
+			in = err == nil && start <= addr && addr < end
+		} else if in && first == "VmFlags:" {
 			flags := make(map[string]bool)
 			for _, fl := range strings.Fields(strings.TrimPrefix(line, "VmFlags:")) {
 				flags[fl] = true
