@@ -110,7 +110,7 @@ pub mod internals {
     /// that it leaves the keys neither on the stack nor in a signal frame.
     pub fn copy_thread_round_keys(dst: &mut [[u8; 16]; 15]) -> bool {
         crate::keystream::out_of_signal_frames(|| {
-            crate::thread_state::with_schedule(|s| dst.copy_from_slice(&s.round_keys)).is_some()
+            crate::thread_state::with_schedule(|s| dst.copy_from_slice(s.current())).is_some()
         })
     }
 
@@ -143,11 +143,11 @@ pub mod internals {
         if !Backend::AesNi.supported() {
             return None;
         }
-        let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::ZERO);
+        let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
         // SAFETY: `ks` is a valid zeroed schedule, `key` 32 readable bytes,
         // and the CPU runs the AES-NI backend.
         unsafe { crate::keystream::mix_with(Backend::AesNi, &mut *ks, key) };
-        Some(ks.round_keys)
+        Some(*ks.current())
     }
 
     /// Switches off (`true`) or back on the protection that keeps keys out
@@ -167,7 +167,7 @@ pub mod internals {
         /// A keystream under 32 fresh bytes from the OS.
         #[allow(clippy::new_without_default)]
         pub fn new() -> Self {
-            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::ZERO);
+            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
             let mut seed = [0u8; 32];
             crate::entropy::os_fill(&mut seed);
             // SAFETY: `ks` is a valid (zeroed) schedule and `seed` 32 readable bytes.

@@ -28,16 +28,14 @@ use core::sync::atomic::{AtomicUsize, compiler_fence};
 /// The generator every thread uses.
 pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
 
+/// A thread's state: its generator, which fills the page. Its `live` word
+/// tells a call whether the page was zeroed (forked, dropped) under it.
 #[repr(C)]
 struct ThreadState {
-    /// 1 once a call has used `generator` since the page was last zeroed
-    /// (mapped, forked, dropped); a call that finds it 0 at its end was
-    /// interrupted by a wipe.
-    live: AtomicUsize,
     generator: ThreadGenerator,
 }
 
-const _: () = assert!(size_of::<ThreadState>() <= state_memory::STATE_LEN);
+const _: () = assert!(size_of::<ThreadState>() == state_memory::STATE_LEN, "the state fills its page");
 
 /// The thread-local word holds 0 (no state yet), one of the two markers
 /// below, or the address of the thread's state (page-aligned), to which
@@ -125,7 +123,7 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
         p = acquire(slot, p)?;
     }
     let state = enter(slot, p);
-    state.live.store(1, Relaxed);
+    state.generator.mark_live();
     compiler_fence(SeqCst);
     let result = f(&state.generator);
     if !leave(slot, p, state) {
@@ -176,11 +174,11 @@ fn enter(slot: &AtomicUsize, p: usize) -> &'static ThreadState {
 
 /// Ends a call begun by [`enter`]. Returns false if the kernel zeroed the
 /// page during the call (a signal handler forked and this is the child, or
-/// the page was dropped): `live` then reads zero.
+/// the page was dropped): the generator is then no longer live.
 #[inline(always)]
 fn leave(slot: &AtomicUsize, p: usize, state: &ThreadState) -> bool {
     compiler_fence(SeqCst);
-    let live = state.live.load(Relaxed) == 1;
+    let live = state.generator.is_live();
     compiler_fence(SeqCst);
     slot.store(p, Relaxed);
     live

@@ -22,7 +22,6 @@
 //! backend, whose `aes` crate code is not a sequence of ours) asynchronous
 //! signals are blocked around the call: two system calls per key.
 
-use super::Schedule;
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Runs `f` with every signal that can be blocked blocked on this thread.
@@ -48,17 +47,6 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
         )
     };
     r
-}
-
-/// Zeroes the key handed on in `next` once it has been expanded.
-///
-/// # Safety
-/// `ks` is valid for writes of a [`Schedule`].
-#[inline(always)]
-pub(super) unsafe fn clear_next(ks: *mut Schedule) {
-    // SAFETY: forwarded from the caller; a volatile store of zeroes, which
-    // reads nothing.
-    unsafe { core::ptr::write_volatile(&raw mut (*ks).next, [0; 32]) };
 }
 
 /// Whether the protection is switched off (the control of the tests that
@@ -117,9 +105,9 @@ pub(super) fn protection(backend: super::Backend) -> &'static str {
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64 {
-    use super::super::Schedule;
-    use super::super::x86::{Kernel, expand_next, mix_into_next, wipe_below_stack};
-    use super::{AtomicUsize, Relaxed, blocked, clear_next, count_abort, disabled};
+    use super::super::x86::{Kernel, mix_expand, wipe_below_stack};
+    use super::super::{RoundKeys, Schedule};
+    use super::{AtomicUsize, Relaxed, blocked, count_abort, disabled};
     use core::sync::atomic::AtomicIsize;
 
     /// The first counter of the output blocks (0 and 1 make the next key).
@@ -131,23 +119,8 @@ mod x86_64 {
     /// # Safety
     /// As for `super::super::rotate`; `k` runs on this CPU.
     pub(in super::super) unsafe fn rotate(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
-        let cs = rseq_cs();
-        // SAFETY: forwarded from the caller; `cs` is null or this thread's
-        // registered rseq_cs word.
-        unsafe {
-            if cs.is_null() {
-                let off = disabled();
-                let run = || {
-                    k(ks, out, n, FIRST, cs);
-                    expand_next(ks, out, 0, 0, cs);
-                };
-                if off { run() } else { blocked(run) }
-            } else {
-                keystream(k, ks, out, n, cs);
-                once(expand_next, ks, out, cs);
-            }
-            clear_next(ks);
-        }
+        // SAFETY: forwarded from the caller.
+        unsafe { run(k, ks, out, n) }
     }
 
     /// XORs the 32 bytes at `seed` into the key and re-expands the schedule.
@@ -155,37 +128,51 @@ mod x86_64 {
     /// # Safety
     /// As for `super::super::mix`; the CPU has AES-NI.
     pub(in super::super) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
+        // SAFETY: forwarded from the caller; `mix_expand` only reads `seed`
+        // and ignores the block count.
+        unsafe { run(mix_expand, ks, seed.cast::<u8>().cast_mut(), 0) }
+    }
+
+    /// Runs kernel `k` from the current half of the schedule into the other
+    /// and then makes that one current, keeping the keys out of signal
+    /// frames: as a restartable sequence, or with signals blocked.
+    ///
+    /// # Safety
+    /// As for `rotate`.
+    #[inline(always)]
+    unsafe fn run(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
         let cs = rseq_cs();
-        let seed = seed.cast::<u8>().cast_mut();
-        // SAFETY: forwarded from the caller; `mix_into_next` only reads `seed`.
+        // SAFETY: forwarded from the caller; `cs` is null or this thread's
+        // registered rseq_cs word.
         unsafe {
+            let (c, cur, next) = Schedule::halves(ks);
             if cs.is_null() {
-                let off = disabled();
-                let run = || {
-                    mix_into_next(ks, seed, 0, 0, cs);
-                    expand_next(ks, seed, 0, 0, cs);
+                let run = || k(cur, out, n, FIRST, cs, next);
+                if disabled() {
+                    run()
+                } else {
+                    blocked(run)
                 };
-                if off { run() } else { blocked(run) }
             } else {
-                once(mix_into_next, ks, seed, cs);
-                once(expand_next, ks, seed, cs);
+                resume(k, cur, out, n, cs, next);
             }
-            clear_next(ks);
+            Schedule::advance(ks, c);
         }
     }
 
-    /// Runs keystream kernel `k` over `n` blocks until it completes, wiping
-    /// after every abort and resuming after the blocks it had written.
+    /// Runs kernel `k` over `n` blocks until it completes, wiping after
+    /// every abort and resuming after the blocks it had written.
     ///
     /// Never inlined: the kernel and `wipe_below_stack` must be called from
     /// the same frame, so that the wipe covers the kernel's frame.
     #[inline(never)]
-    unsafe fn keystream(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize, cs: *mut u64) {
+    unsafe fn resume(k: Kernel, cur: *const RoundKeys, out: *mut u8, n: usize, cs: *mut u64, next: *mut RoundKeys) {
         let mut done = 0;
         loop {
             // SAFETY: forwarded from the caller; `done <= n`, so the rest of
-            // `out` holds `16 * (n - done)` bytes.
-            let p = unsafe { k(ks, out.add(done * 16), n - done, FIRST + done as u64, cs) };
+            // `out` holds `16 * (n - done)` bytes (a one-shot kernel, n = 0,
+            // reads `out` as its argument).
+            let p = unsafe { k(cur, out.add(done * 16), n - done, FIRST + done as u64, cs, next) };
             done += p.done;
             if p.aborted == 0 {
                 return;
@@ -196,19 +183,6 @@ mod x86_64 {
             // stack's base when we run on it) is dead, and mapped wherever
             // the kernel could have written a frame; see `wipe_len`.
             unsafe { wipe_below_stack(wipe_len(), low) };
-        }
-    }
-
-    /// Runs a one-shot kernel until it completes, wiping after every abort.
-    #[inline(never)]
-    unsafe fn once(k: Kernel, ks: *mut Schedule, arg: *mut u8, cs: *mut u64) {
-        // SAFETY: forwarded from the caller; see `keystream` for the wipe.
-        unsafe {
-            while k(ks, arg, 0, 0, cs).aborted != 0 {
-                count_abort();
-                let low = wipe_alternate_stack();
-                wipe_below_stack(wipe_len(), low);
-            }
         }
     }
 
