@@ -11,9 +11,9 @@ import (
 )
 
 // native reports whether these tests run where the kernel's advice can be
-// checked: natively on Linux/amd64 (the arm64 tests run under qemu-user,
-// which accepts any advice and ignores it).
-func native() bool { return runtime.GOARCH == "amd64" }
+// checked: natively on Linux/amd64 or 386 (the arm64 tests run under
+// qemu-user, which accepts any advice and ignores it).
+func native() bool { return runtime.GOARCH == "amd64" || runtime.GOARCH == "386" }
 
 // TestPagesAreWipedOnForkAndNotDumped checks, in the kernel's own account of
 // the mapping, that the advice took effect: wf (wipe on fork), dd (don't
