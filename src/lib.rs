@@ -13,26 +13,28 @@
 //! ```
 //!
 //! # Construction
-//! Each thread keeps an AES-256 key schedule and a 3.5 KiB buffer of
+//! Each thread keeps an AES-256 key schedule and a 3,520-byte buffer of
 //! keystream, together in one page of memory of its own. A refill runs
 //! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
-//! the next key, whose schedule is expanded over the old one in place, and the
-//! rest fill the buffer. Bytes are zeroed in the buffer as they are handed out.
-//! Requests of a whole buffer or more are written straight into the caller's
-//! memory, up to 1 MiB per key. After every 1 MiB of a thread's output, 32
-//! fresh bytes from getrandom(2) are mixed into the key. On x86_64 the
-//! keystream comes from kernels on the CPU's AES instructions (VAES-512,
+//! the next key, whose schedule replaces the old one (which is zeroed), and
+//! the rest fill the buffer. Bytes are zeroed in the buffer as they are
+//! handed out. Requests of 2 KiB or more are written straight into the
+//! caller's memory, up to 1 MiB per key. After every 1 MiB of a thread's
+//! output, 32 fresh bytes from getrandom(2) are mixed into the key. On x86_64
+//! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
-//! every key in the state or in registers, never on the stack; elsewhere from
-//! the `aes` crate. No RDRAND or RDSEED is used anywhere.
+//! every key in the state or in registers, never on the stack, and run as
+//! restartable sequences, so that a signal that interrupts one leaves no key
+//! in its signal frame; elsewhere from the `aes` crate, with signals blocked.
+//! No RDRAND or RDSEED is used anywhere.
 //!
 //! # Security
 //! Protected: outputs before a compromise of the state (the key that made
-//! them is gone, from the state and from the stack); a thread's outputs from
-//! every other thread's; a forked child's from its parent's; a signal
-//! handler's from the call it interrupted; anything from an unseeded state
-//! (the first output of every thread and every forked child comes after an OS
-//! seed). Not protected: outputs after a compromise until the next reseed; a
+//! them is gone, from the state, from the stack and from signal frames); a
+//! thread's outputs from every other thread's; a forked child's from its
+//! parent's; a signal handler's from the call it interrupted; anything from
+//! an unseeded state (the first output of every thread and every forked
+//! child comes after an OS seed). Not protected: outputs after a compromise until the next reseed; a
 //! virtual machine snapshot restored between reseeds (both copies produce the
 //! same bytes until they reseed).
 //!
