@@ -182,10 +182,10 @@ func readDirect(b []byte) {
 				sh.refill()
 				i, n = 0, epochWords
 			}
-			k := min(uint32(len(b)+7)/8, n-i)
-			m := min(len(b), int(k)*8)
+			k := min((len(b)+7)/8, int(n-i))
+			m := min(len(b), k*8)
 			takeWords(b[:m], &sh.w[i&255])
-			sh.i = i + k
+			sh.i = i + uint32(k)
 			b = b[m:]
 			budget -= m
 		}
