@@ -5,6 +5,7 @@ package randp
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"unsafe"
@@ -14,7 +15,8 @@ import (
 // (C2SP's chacha8rand, the same stream bit for bit), run ahead by one key
 // so that it erases each key before any of that key's output is handed out.
 // The state of each generator is in a page of the package's own
-// (memory_linux.go, memory_other.go), seeded and reseeded from crypto/rand.
+// (memory_linux.go, memory_other.go), seeded and reseeded from crypto/rand's
+// source of the operating system's randomness (osReader).
 //
 // ChaCha8Rand makes its output in epochs of 1 KiB: four calls of the block
 // function under one key (counters 0, 4, 8 and 12, 32 words each), of which
@@ -147,18 +149,28 @@ func (g *generator) reseed() {
 	g.refills = reseedEpochs
 }
 
-// readOS fills the n bytes at p from crypto/rand, which never fails (Go
-// 1.24: it crashes the program if the operating system's source fails).
+// osReader is crypto/rand.Reader as it was when the package was initialised:
+// the operating system's source (Go 1.24 and later crash the program rather
+// than return an error from it). A program may later replace
+// crypto/rand.Reader, which crypto/rand.Read then reads, and with randp's own
+// Reader, for one, reseeding through crypto/rand.Read would read randp
+// itself; reading the saved reader seeds from the OS whatever the program
+// does with crypto/rand.Reader.
+var osReader = crand.Reader
+
+// readOS fills the n bytes at p from the operating system's source.
 func readOS(p unsafe.Pointer, n int) {
 	// SAFETY: p points to n writable bytes that hold no Go pointers.
-	crand.Read(unsafe.Slice((*byte)(p), n))
+	if _, err := io.ReadFull(osReader, unsafe.Slice((*byte)(p), n)); err != nil {
+		panic("randp: the operating system's entropy source failed: " + err.Error())
+	}
 }
 
-// osUint64 returns 64 bits from crypto/rand, for calls that find no
-// generator they may use.
+// osUint64 returns 64 bits from the operating system's source, for calls
+// that find no generator they may use.
 func osUint64() uint64 {
 	var b [8]byte
-	crand.Read(b[:])
+	readOS(unsafe.Pointer(&b), len(b))
 	return binary.LittleEndian.Uint64(b[:])
 }
 

@@ -3,6 +3,7 @@
 package randp
 
 import (
+	crand "crypto/rand"
 	"encoding/binary"
 	"math/rand/v2"
 	"runtime"
@@ -207,5 +208,33 @@ func TestSharedGeneratorsReseedUnderLoad(t *testing.T) {
 		if reseeded == 0 {
 			t.Fatal("no per-P generator was reseeded in a round")
 		}
+	}
+}
+
+// TestReseedIgnoresReplacedCryptoRandReader replaces crypto/rand.Reader with
+// randp's Reader, as a program may, and makes every generator reseed: the
+// reseeds must still read the operating system (reading crypto/rand.Read
+// would now read randp itself, and recurse without end).
+func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
+	old := crand.Reader
+	crand.Reader = Reader
+	defer func() { crand.Reader = old }()
+	s := Source()
+	s.Uint64()
+	s.mem.refills, s.mem.i = 0, s.mem.n
+	s.Uint64()
+	Uint64()
+	for _, sh := range *shards.Load() {
+		if sh != &noShard {
+			sh.refills, sh.i = 0, sh.n
+		}
+	}
+	var b [100]byte
+	for range 3 {
+		Uint64()
+		Read(b[:])
+	}
+	if s.mem.refills != reseedEpochs-1 {
+		t.Fatalf("the Buffered did not reseed: refills %d", s.mem.refills)
 	}
 }
