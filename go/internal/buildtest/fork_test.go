@@ -17,10 +17,11 @@ import (
 //
 // Go's runtime does not support running Go code in a forked child of a
 // multi-threaded process (golang/go#15538): a child finds the runtime's locks
-// as the parent's other threads held them at the fork, and now and then hangs
-// on one. The host ends a child that has not finished within 250 ms and
-// counts it; the test allows up to 10% of such children, and the randp
-// values of the others must all be distinct.
+// as the parent's other threads held them at the fork, and now and then waits
+// for ever on one. The host ends a child that still runs after 250 ms and
+// sleeps on a futex (or still runs after 10 s), and counts it; the test
+// allows up to 10% of such children, and the randp values of the others must
+// all be distinct.
 func TestForkingCHost(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skipf("Go-side memory is wiped in a forked child on Linux only; this is %s", runtime.GOOS)

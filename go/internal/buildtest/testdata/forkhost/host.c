@@ -9,13 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "libhost.h"
 
-enum { PER_DRAW = 8, FORKS = 1000, HANG_MS = 250 };
+enum { PER_DRAW = 8, FORKS = 1000, HANG_MS = 250, SLOW_MS = 10000 };
+
+/* Whether process pid sleeps on a futex (its kernel wait channel). A forked
+   child of a Go program has no other thread that could wake it: it waits on
+   a Go runtime lock that one of the parent's threads held at the fork, and
+   will wait for ever (golang/go#15538). */
+static int asleep_on_futex(pid_t pid) {
+	char path[64], buf[128] = {0};
+	snprintf(path, sizeof path, "/proc/%d/wchan", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, "futex") != NULL;
+}
+
+/* Waits for child pid and stores its status. Returns 1 if it hung instead,
+   and ends it: still running after HANG_MS and asleep on a futex, or still
+   running after SLOW_MS whatever it does (a loaded machine slows a child
+   down, but does not put it to sleep on a futex). */
+static int wait_child(pid_t pid, int *status) {
+	for (int ms = 0;; ms++) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0) {
+			perror("waitpid");
+			exit(2);
+		}
+		if ((ms >= HANG_MS && asleep_on_futex(pid)) || ms >= SLOW_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return 1;
+		}
+		usleep(1000);
+	}
+}
 
 static int cmp(const void *a, const void *b) {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -42,32 +79,33 @@ int main(void) {
 		pid_t pid = fork();
 		if (pid < 0) { perror("fork"); return 2; }
 		if (pid == 0) {
-			/* Go's runtime may deadlock in a forked child (golang/go#15538): a
-			   child that hangs is ended by SIGALRM and counted, not waited for. */
-			struct itimerval hang = {.it_value = {.tv_usec = HANG_MS * 1000}};
-			setitimer(ITIMER_REAL, &hang, NULL);
 			uint64_t out[PER_DRAW + 1];
 			randp_test_draw(out);
 			out[PER_DRAW] = randp_test_control();
 			_exit(write(fd[1], out, sizeof out) == (ssize_t)sizeof out ? 0 : 3);
 		}
 		close(fd[1]);
-		uint64_t out[PER_DRAW + 1];
-		size_t got = 0;
-		while (got < sizeof out) {
-			ssize_t r = read(fd[0], (char *)out + got, sizeof out - got);
-			if (r <= 0) break;
-			got += (size_t)r;
-		}
-		close(fd[0]);
+		/* Go's runtime may deadlock in a forked child (golang/go#15538): a
+		   child that hangs is ended and counted, not waited for. What a child
+		   that finished wrote is in the pipe. */
 		int status;
-		if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		if (wait_child(pid, &status)) {
+			close(fd[0]);
 			hung++;
 			randp_test_draw(vals + n);
 			n += PER_DRAW;
 			ctl[nc++] = randp_test_control();
 			continue;
 		}
+		uint64_t out[PER_DRAW + 1];
+		size_t got = 0;
+		while (got < sizeof out) {
+			ssize_t r = read(fd[0], (char *)out + got, sizeof out - got);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		close(fd[0]);
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != sizeof out) {
 			fprintf(stderr, "child %d failed (status %#x, %zu bytes)\n", i, status, got);
 			return 2;
