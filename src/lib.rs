@@ -67,8 +67,14 @@
 
 #![no_std]
 
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
-compile_error!("randp supports Linux on x86_64 and aarch64 only (glibc; tested on Debian 12)");
+#[cfg(not(any(
+    all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")),
+    all(windows, target_arch = "x86_64", target_env = "gnu")
+)))]
+compile_error!(
+    "randp supports x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu and x86_64-pc-windows-gnu only \
+     (glibc; tested on Debian 12, Windows under wine); see the README's Platforms section"
+);
 
 #[cfg(feature = "internals")]
 extern crate alloc;
@@ -80,14 +86,22 @@ mod draw;
 mod entropy;
 mod generator;
 mod keystream;
+mod os;
 mod rng;
-mod state_memory;
 mod thread_state;
-mod tls;
 
 pub use draw::{fill_bytes, keystream_backend, lt_u32, lt_u64, u8, u16, u32, u64, uses_userspace_generator};
 pub use rand_core;
 pub use rng::Randp;
+
+/// Writes `msg` to stderr and ends the process, as randp does when the OS
+/// entropy source fails (Linux: one write(2), then abort(3); Windows: one
+/// WriteFile, then `__fastfail`). For randp's C library (its panic handler
+/// and its NULL-buffer check); not part of the API.
+#[doc(hidden)]
+pub fn __abort_with_message(msg: &[u8]) -> ! {
+    entropy::fatal(msg)
+}
 
 /// The generator core with a chosen buffer size and reseed interval, the
 /// keystream backends, and views into the thread's state, for benchmarks,
@@ -187,14 +201,11 @@ pub mod internals {
         }
     }
 
-    /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"`
-    /// or `"wipeonfork"` (`None` before the first state is mapped).
+    /// How the state pages are mapped: on Linux `"droppable"`,
+    /// `"wipeonfork+mlock"` or `"wipeonfork"`, on Windows
+    /// `"virtualalloc+lock"` or `"virtualalloc"` (`None` before the first
+    /// state is mapped).
     pub fn state_mapping() -> Option<&'static str> {
-        use crate::state_memory::Kind;
-        crate::state_memory::kind().map(|k| match k {
-            Kind::Droppable => "droppable",
-            Kind::WipeOnFork { locked: true } => "wipeonfork+mlock",
-            Kind::WipeOnFork { locked: false } => "wipeonfork",
-        })
+        crate::os::state_mapping()
     }
 }

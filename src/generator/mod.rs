@@ -117,6 +117,26 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         Some(out)
     }
 
+    /// Moves `len` bytes from the buffer to `dst` (zeroing them there) if it
+    /// holds that many and `len` is below [`Self::DIRECT`], and returns
+    /// whether it did; otherwise the caller takes the slow path through
+    /// [`Self::fill`].
+    ///
+    /// # Safety
+    /// As for [`Self::fill`].
+    #[inline(always)]
+    pub(crate) unsafe fn take_bytes(&self, dst: *mut u8, len: usize) -> bool {
+        let r = self.remaining.load(Relaxed);
+        if r < len || len >= Self::DIRECT {
+            return false;
+        }
+        // SAFETY: as in `take`, the `len` bytes from `LEN - r` lie inside
+        // `buf`; the caller guarantees `dst`.
+        unsafe { keystream::move_out(self.buf().add(Self::LEN - r), dst, len) };
+        self.remaining.store(r - len, Relaxed);
+        true
+    }
+
     /// Forgets the unread bytes, so that the next draw refills. For a state
     /// the kernel zeroed under a running [`Self::take`]: its store of the
     /// count is the only one that can have landed on the zeroed page.

@@ -25,6 +25,7 @@
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Runs `f` with every signal that can be blocked blocked on this thread.
+#[cfg(target_os = "linux")]
 #[inline(never)]
 pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
     let all: u64 = !0;
@@ -46,6 +47,21 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
             8usize,
         )
     };
+    r
+}
+
+/// Windows has no signals to block: runs `f`, then zeroes the stack below
+/// this frame where an exception or a special user APC that interrupted it
+/// had its register image (see `x86_64::wipe_len`).
+#[cfg(windows)]
+#[inline(never)]
+pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
+    let r = f();
+    if !disabled() {
+        // SAFETY: the stack below this frame, down to the thread's committed
+        // limit, is dead.
+        unsafe { super::x86::wipe_below_stack(x86_64::wipe_len(), x86_64::stack_limit()) };
+    }
     r
 }
 
@@ -108,6 +124,7 @@ mod x86_64 {
     use super::super::x86::{Kernel, mix_expand, wipe_below_stack};
     use super::super::{RoundKeys, Schedule};
     use super::{AtomicUsize, Relaxed, blocked, count_abort, disabled};
+    #[cfg(target_os = "linux")]
     use core::sync::atomic::AtomicIsize;
 
     /// The first counter of the output blocks (0 and 1 make the next key).
@@ -186,15 +203,27 @@ mod x86_64 {
         }
     }
 
+    /// No restartable sequences on Windows: the kernels run with a null
+    /// `rseq_cs`, and `blocked` wipes after them.
+    #[cfg(windows)]
+    #[inline(always)]
+    pub(super) fn rseq_cs() -> *mut u64 {
+        core::ptr::null_mut()
+    }
+
     /// glibc's offset of the thread's rseq area from the thread pointer, or
     /// `NONE` when glibc registers none (or is not the C library).
+    #[cfg(target_os = "linux")]
     static RSEQ_OFFSET: AtomicIsize = AtomicIsize::new(UNKNOWN);
+    #[cfg(target_os = "linux")]
     const UNKNOWN: isize = isize::MIN;
+    #[cfg(target_os = "linux")]
     const NONE: isize = isize::MIN + 1;
 
     /// This thread's rseq_cs word, or null when the kernel does not know an
     /// rseq area for this thread (or the protection is switched off).
     #[inline(always)]
+    #[cfg(target_os = "linux")]
     pub(super) fn rseq_cs() -> *mut u64 {
         let mut off = RSEQ_OFFSET.load(Relaxed);
         if off == UNKNOWN {
@@ -223,6 +252,7 @@ mod x86_64 {
     /// references, so that the library still links and loads with an older
     /// glibc or another C library, where they are null.
     #[cold]
+    #[cfg(target_os = "linux")]
     fn libc_rseq_offset() -> Option<isize> {
         let off: *const isize;
         let size: *const u32;
@@ -250,6 +280,7 @@ mod x86_64 {
     /// reach: the red zone (128 bytes) and the largest frame the kernel
     /// writes (`AT_MINSIGSTKSZ`, Linux 5.14+; before, the XSAVE area's size
     /// from CPUID plus room for the rest of the frame), with alignment slack.
+    #[cfg(target_os = "linux")]
     fn wipe_len() -> usize {
         static LEN: AtomicUsize = AtomicUsize::new(0);
         match LEN.load(Relaxed) {
@@ -274,6 +305,7 @@ mod x86_64 {
     /// not in use. Returns the lowest address that may be wiped below the
     /// current stack pointer: the alternate stack's base when this thread is
     /// running on it (a kernel called from a handler), else 0.
+    #[cfg(target_os = "linux")]
     #[cold]
     fn wipe_alternate_stack() -> usize {
         // SAFETY: stack_t is plain data, valid when zeroed.
@@ -295,5 +327,49 @@ mod x86_64 {
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         }
         0
+    }
+
+    /// How many bytes below a stack pointer Windows may write a thread's
+    /// register image when an exception (KiUserExceptionDispatcher) or a
+    /// special user APC (KiUserApcDispatcher; QueueUserAPC2, delivered at any
+    /// instruction) interrupts it: a CONTEXT (1232 bytes), its extended state
+    /// (the XSAVE area of the features the OS enabled, from CPUID), the
+    /// EXCEPTION_RECORD and the machine frame, with alignment slack and room
+    /// for the frames between `blocked` and the kernel.
+    #[cfg(windows)]
+    pub(super) fn wipe_len() -> usize {
+        static LEN: AtomicUsize = AtomicUsize::new(0);
+        match LEN.load(Relaxed) {
+            0 => {
+                // SAFETY: CPUID leaf 0xD exists where XSAVE does; otherwise
+                // it reports zeroes and the fixed part covers the CONTEXT's
+                // FXSAVE area.
+                #[allow(unused_unsafe)]
+                let xsave = unsafe { core::arch::x86_64::__cpuid_count(0xd, 0) }.ebx as usize;
+                let len = (1232 + 64 + xsave + 256 + 1024).next_multiple_of(64);
+                LEN.store(len, Relaxed);
+                len
+            }
+            len => len,
+        }
+    }
+
+    /// The lowest committed address of this thread's stack (the TEB's
+    /// StackLimit, gs:[0x10]): the wipe stops there.
+    #[cfg(windows)]
+    pub(super) fn stack_limit() -> usize {
+        let limit: usize;
+        // SAFETY: reads the thread's TEB through gs.
+        unsafe {
+            core::arch::asm!("mov {}, qword ptr gs:[0x10]", out(reg) limit, options(nostack, readonly, preserves_flags))
+        };
+        limit
+    }
+
+    /// Never called on Windows (the kernels run with a null `rseq_cs`, so
+    /// no abort is reported); the wipe's lower bound.
+    #[cfg(windows)]
+    fn wipe_alternate_stack() -> usize {
+        stack_limit()
     }
 }

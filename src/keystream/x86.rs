@@ -103,6 +103,23 @@ const _: () = {
     assert!(core::mem::offset_of!(Consts, four) == C_FOUR);
 };
 
+/// Where the sequences' descriptors go: read-only data after relocation.
+/// On Windows no descriptor is ever registered (the kernels run with a null
+/// `rseq_cs`), but the code names it.
+#[cfg(target_os = "linux")]
+macro_rules! rseq_cs_section {
+    () => {
+        ".pushsection .data.rel.ro.randp_rseq_cs, \"aw\", @progbits\n"
+    };
+}
+#[cfg(windows)]
+macro_rules! rseq_cs_section {
+    () => {
+        ".pushsection .rdata$randp_rseq_cs, \"dr\"\n"
+    };
+}
+pub(super) use rseq_cs_section;
+
 /// The start of every kernel: keeps the block count in `r10` (for
 /// [`rseq_end`]), arms the restartable sequence when `r8` is not null, and
 /// opens it at label `1:`.
@@ -162,7 +179,7 @@ macro_rules! rseq_end {
             "sub rax, rdx\n",
             "mov edx, 1\n",
             "ret\n",
-            ".pushsection .data.rel.ro.randp_rseq_cs, \"aw\", @progbits\n",
+            $crate::keystream::x86::rseq_cs_section!(),
             ".balign 32\n",
             "9:\n",
             ".long 0, 0\n",

@@ -66,20 +66,22 @@ macro_rules! zero_all {
     };
 }
 
-/// A group of 32 blocks on zmm0..zmm7 stored at `rsi`, with one step of the
-/// next key's expansion among its rounds, where it runs in the shadow of the
-/// AES instructions (the expansion's chain of dependent aeskeygenassist is
-/// slow, a group's 120 rounds of blocks are many and independent).
+/// A group of 32 blocks on zmm0..zmm7 stored at `rsi`, with two steps of
+/// the next key's expansion among its rounds, where they run in the shadow
+/// of the AES instructions (the expansion's chain of dependent
+/// aeskeygenassist is slow, a group's 120 rounds of blocks are many and
+/// independent).
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! group_expanding {
-    ($step:expr) => {
+    ($step1:expr, $step2:expr) => {
         concat!(
             next_counters!("zmm0"), next_counters!("zmm1"), next_counters!("zmm2"), next_counters!("zmm3"),
             next_counters!("zmm4"), next_counters!("zmm5"), next_counters!("zmm6"), next_counters!("zmm7"),
             round8!("vpxorq", "zmm16"), round8!("vaesenc", "zmm17"), round8!("vaesenc", "zmm18"),
+            $step1,
             round8!("vaesenc", "zmm19"), round8!("vaesenc", "zmm20"), round8!("vaesenc", "zmm21"),
-            $step,
             round8!("vaesenc", "zmm22"), round8!("vaesenc", "zmm23"), round8!("vaesenc", "zmm24"),
+            $step2,
             round8!("vaesenc", "zmm25"), round8!("vaesenc", "zmm26"), round8!("vaesenc", "zmm27"),
             round8!("vaesenc", "zmm28"), round8!("vaesenc", "zmm29"), round8!("vaesenclast", "zmm30"),
             store8!(),
@@ -162,18 +164,20 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "vextracti32x4 xmm12, zmm11, 1",
         "vmovdqu xmmword ptr [r9], xmm11",
         "vmovdqu xmmword ptr [r9 + 16], xmm12",
-        // One expansion step per group of 32 blocks while there are groups;
-        // r11 counts the steps made. The steps left when the groups run out
-        // come after the last blocks (label 6), so that those blocks are
-        // under way while the steps wait for one another.
+        // Two expansion steps per group of 32 blocks while there are groups
+        // (a step's chain is about a quarter of a group's time); r11 counts
+        // the steps made. The steps left when the groups run out come after
+        // the last blocks (label 5), so that those blocks are under way
+        // while the steps wait for one another.
         "xor r11d, r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x01", "32", "48")), "inc r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x02", "64", "80")), "inc r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x04", "96", "112")), "inc r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x08", "128", "144")), "inc r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x10", "160", "176")), "inc r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x20", "192", "208")), "inc r11d",
-        "cmp rdx, 32", "jb 3f", group_expanding!(step!("0x40", "224")), "inc r11d",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x01", "32", "48"), step!("0x02", "64", "80")), "add r11d, 2",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x04", "96", "112"), step!("0x08", "128", "144")), "add r11d, 2",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x10", "160", "176"), step!("0x20", "192", "208")), "add r11d, 2",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x40", "224"), ""), "inc r11d",
         "2:",
         "cmp rdx, 32",
         "jb 3f",
