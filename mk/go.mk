@@ -12,6 +12,7 @@
 #   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64)
 #   make test-go-purego  pure-Go path: vet + staticcheck, go test -race with the tag, go test with CGO_ENABLED=0, vet per platform
 #   make test-go-musl    the package's tests on the cgo path built with musl-gcc (Alpine's C library)
+#   make test-go-windows the pure-Go path's tests for windows/amd64, run under wine (mk/windows.mk's prefix)
 #   make test-go-arm64   vet + go test for linux/arm64, cross-compiled with
 #                        aarch64-linux-gnu-gcc and run under qemu-aarch64
 #   make test-go-local   the tests against build/librandp.a (make staticlib)
@@ -26,10 +27,7 @@ GO_ARM64_SYSROOT := /usr/aarch64-linux-gnu
 GO_ARM64_ENV := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(GO_ARM64_CC) QEMU_LD_PREFIX=$(GO_ARM64_SYSROOT)
 GO_PUREGO := -tags randp_purego
 # The platforms the pure-Go path is vetted for besides this one (the
-# consumer builds of internal/buildtest cover the same list). Its tests do not
-# run on windows/amd64 here: Debian 12's wine (8.0) has no
-# bcryptprimitives.dll, whose ProcessPrng Go's runtime loads at start-up
-# since Go 1.22, so no Go 1.24+ Windows binary starts under it.
+# consumer builds of internal/buildtest cover the same list).
 GO_PUREGO_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 linux/386 linux/riscv64 \
 	wasip1/wasm js/wasm linux/arm64
 # Every package but internal/buildtest, whose tests build consumers on both
@@ -41,8 +39,8 @@ define go_need
 command -v $(1) >/dev/null || (apt-get update && apt-get install -y $(2))
 endef
 
-.PHONY: test-go test-go-purego test-go-musl test-go-arm64 test-go-local go-opcount
-TEST_TARGETS += test-go test-go-purego test-go-musl test-go-arm64
+.PHONY: test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-local go-opcount
+TEST_TARGETS += test-go test-go-purego test-go-musl test-go-windows test-go-arm64
 test-go:
 	@$(call go_need,musl-gcc,musl-tools)
 	cd $(GO_DIR) && $(GO) vet ./...
@@ -69,6 +67,19 @@ test-go-musl:
 	cd $(GO_DIR) && CGO_ENABLED=1 CC=musl-gcc $(GO) vet . ./cmd/...
 	cd $(GO_DIR) && CGO_ENABLED=1 CC=musl-gcc $(GO) test -count=1 . ./cmd/...
 	cd $(GO_DIR) && CGO_ENABLED=1 CC=musl-gcc $(GO) test -count=1 -ldflags=-extldflags=-static . ./cmd/...
+
+# The package's tests cross-compiled for windows/amd64 (the pure-Go path:
+# no cgo when cross-compiling) and run by wine in the prefix of
+# mk/windows.mk. Debian 12's wine 8.0 has no bcryptprimitives.dll, whose
+# ProcessPrng Go's runtime loads at start-up since Go 1.22: the prefix has
+# the stand-in from tests/windows/bcryptprimitives.c (wine's
+# BCryptGenRandom), so the OS's entropy here is wine's, not Windows'. Fork
+# safety does not apply (Windows has no fork); the Go-side memory there is
+# the package's own heap pages (memory_other.go).
+test-go-windows: windows-prefix
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet .
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 \
+		$(GO) test -count=1 -exec "env $(WIN_ENV) $(WINE)" .
 
 test-go-arm64:
 	@$(call go_need,$(GO_ARM64_CC),gcc-aarch64-linux-gnu)
