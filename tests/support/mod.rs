@@ -2,6 +2,8 @@
 //! in a given role, and seccomp filters that make one system call fail.
 #![allow(dead_code)]
 
+pub mod scan;
+
 use std::process::{Command, Output};
 
 /// The environment variable that tells a re-run test binary which child to be.
