@@ -33,6 +33,7 @@ include mk/rust.mk
 -include mk/validate.mk
 -include mk/aarch64.mk
 -include mk/security.mk
+-include mk/windows.mk
 
 test: build $(TEST_TARGETS)
 	@echo "make test: all suites passed"

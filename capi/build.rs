@@ -8,8 +8,13 @@ fn main() {
     // The shared library's name for the dynamic linker (librandp.so.0, like
     // planet36/randp's), and NODELETE: dlclose must not unmap it while exiting
     // threads may still run its pthread key destructor.
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librandp.so.0");
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
+    // (On Windows the DLL is randp.dll, with the import library
+    // librandp.dll.a, and pins itself when it maps its first state.)
+    let linux = std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux");
+    if linux {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librandp.so.0");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
+    }
     // The library is no_std and built with panic=abort, so nothing in it
     // unwinds, but the precompiled `core` names Rust's personality routine in
     // its unwind tables, which a build without LTO keeps. Resolve the name

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The C library uses nothing from the system but what randp needs: the
 # getrandom system call, memory mapping, pthread keys, write/abort for its one
-# failure message, the compiler's memcpy/memset, getauxval (the CPU's AES
+# failure message, the compiler's memcpy/memset/memmove (memmove: the
+# /proc/self/smaps reader's buffer shift), getauxval (the CPU's AES
 # instructions on aarch64, found through AT_HWCAP; the largest signal frame,
 # AT_MINSIGSTKSZ), sigaltstack (wiping a signal frame there), and glibc's
 # restartable-sequence area (__rseq_offset, __rseq_size), which must be weak
@@ -13,7 +14,7 @@
 # Usage: scripts/check-undefined.sh LIB...
 set -eu
 
-allowed='__errno_location abort getauxval madvise memcpy memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific sigaltstack syscall write'
+allowed='__errno_location abort getauxval madvise memcpy memmove memset mlock mmap munmap pthread_key_create pthread_key_delete pthread_setspecific sigaltstack syscall write'
 # Allowed only as weak references (nm type w or v).
 weak_only='__rseq_offset __rseq_size'
 # Weak references every shared object carries from crtbegin/crtend.

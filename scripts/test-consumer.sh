@@ -15,10 +15,14 @@
 #      librandp.a or librandp.so (depending on randp builds no C library);
 #   5. the consumer's main is the README's Rust example (the first ```rust
 #      block under "## Rust"), which uses `randp::rand_core::Rng` with no
-#      rand_core dependency of its own; it runs.
+#      rand_core dependency of its own; it runs;
+#   6. the same crate builds offline for x86_64-pc-windows-gnu (mingw-w64),
+#      and the .exe runs under wine.
 #
-# Usage: scripts/test-consumer.sh (from anywhere; needs root or user
-# namespaces for unshare).
+# Usage: WINE=... WINEPREFIX=... scripts/test-consumer.sh (from anywhere;
+# needs root or user namespaces for unshare, and for step 6 the Windows
+# target, mingw-w64 and the wine prefix of `make windows-prefix`, which
+# `make test-consumer` passes).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,3 +105,14 @@ echo "test-consumer: randp was built as an rlib only"
 
 "$CARGO_TARGET_DIR/debug/randp-consumer" || fail "the README's Rust example failed when run"
 echo "test-consumer: the README's Rust example builds and runs in the consumer"
+
+# Windows: built offline from what `cargo fetch` downloaded (it fetches for
+# every platform), and run under wine.
+win=x86_64-pc-windows-gnu
+: "${WINE:?set WINE and WINEPREFIX (make test-consumer does)}"
+$unshare_net cargo build --offline --target $win || fail "cargo build --offline --target $win failed"
+[ -z "$(find "$CARGO_TARGET_DIR/$win" -name 'randp*.dll' -o -name 'librandp*.a')" ] ||
+	fail "depending on randp built a C library for $win"
+WINEDEBUG=-all "$WINE" "$CARGO_TARGET_DIR/$win/debug/randp-consumer.exe" ||
+	fail "the README's Rust example built for $win failed under wine"
+echo "test-consumer: the README's Rust example builds offline for $win and runs under wine"

@@ -21,6 +21,17 @@ pub fn fill_bytes(dst: &mut [u8]) {
         return;
     }
     // SAFETY: `dst` is a valid, writable slice, outside the generator.
+    if !unsafe { thread_state::take_bytes(dst.as_mut_ptr(), dst.len()) } {
+        fill_slow(dst);
+    }
+}
+
+/// [`fill_bytes`] when the buffer cannot serve the request at once: refills,
+/// direct writes, a thread's first draw, a call inside a signal handler.
+#[cold]
+#[inline(never)]
+fn fill_slow(dst: &mut [u8]) {
+    // SAFETY: `dst` is a valid, writable slice, outside the generator.
     if with_generator(|g| unsafe { g.fill(dst.as_mut_ptr(), dst.len()) }).is_none() {
         entropy::os_fill(dst);
     }

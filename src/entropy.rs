@@ -1,73 +1,47 @@
 //! The operating system's entropy source, and the one way randp gives up.
 //!
-//! Entropy comes only from the getrandom(2) system call, made directly, with
-//! flags 0: it blocks until the kernel's pool has been initialised (once, early
-//! in boot) and never reads a file descriptor, so it works in static binaries,
-//! in chroots without /dev, and in daemons that close every descriptor. EINTR
-//! is retried and short reads are continued; any other error (ENOSYS under an
-//! old kernel or a seccomp filter, EPERM, EFAULT, …) aborts the process with
-//! a message on stderr. randp never outputs bytes it could not seed and has no
-//! weaker fallback.
+//! Entropy comes only from the OS's preferred source (`os`: the getrandom(2)
+//! system call on Linux, ProcessPrng on Windows). If it fails, the process is
+//! aborted with a message on stderr: randp never outputs bytes it could not
+//! seed and has no weaker fallback.
 
 use core::fmt::Write;
 
-/// Fills the `len` bytes at `dst` from getrandom(2), aborting the process if
-/// the kernel cannot supply them.
+/// Fills the `len` bytes at `dst` from the OS, aborting the process if the OS
+/// cannot supply them.
 ///
 /// # Safety
 /// `dst` is valid for writes of `len` bytes.
 pub(crate) unsafe fn os_fill_raw(dst: *mut u8, len: usize) {
-    let mut done = 0;
-    while done < len {
-        // SAFETY: the caller guarantees `len` writable bytes at `dst`; the
-        // kernel writes at most `len - done` bytes from `dst + done`.
-        let n = unsafe { libc::syscall(libc::SYS_getrandom, dst.add(done), len - done, 0 as libc::c_uint) };
-        if n > 0 {
-            done += n as usize;
-            continue;
-        }
-        let errno = if n == 0 { 0 } else { last_errno() };
-        if errno != libc::EINTR {
-            entropy_failed(errno);
-        }
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { crate::os::fill_entropy(dst, len) }
 }
 
-/// Fills `dst` from getrandom(2), aborting the process if the kernel cannot
-/// supply the bytes.
+/// Fills `dst` from the OS, aborting the process if the OS cannot supply the
+/// bytes.
 pub(crate) fn os_fill(dst: &mut [u8]) {
     // SAFETY: `dst` is a valid, writable slice.
     unsafe { os_fill_raw(dst.as_mut_ptr(), dst.len()) }
 }
 
-fn last_errno() -> i32 {
-    // SAFETY: __errno_location returns this thread's errno slot.
-    unsafe { *libc::__errno_location() }
-}
-
+/// Aborts the process with the entropy failure message; `detail` names the
+/// call and its error (`getrandom: errno 1`).
 #[cold]
 #[inline(never)]
-fn entropy_failed(errno: i32) -> ! {
+pub(crate) fn entropy_failed(detail: core::fmt::Arguments<'_>) -> ! {
     let mut msg = StackMessage::new();
     // An overlong message is cut short, never dropped.
-    let _ = writeln!(
-        msg,
-        "randp: the OS entropy source failed (getrandom: errno {errno}); aborting rather than output predictable bytes"
-    );
+    let _ =
+        writeln!(msg, "randp: the OS entropy source failed ({detail}); aborting rather than output predictable bytes");
     fatal(msg.as_bytes())
 }
 
-/// Writes `msg` to stderr with a single write(2) and aborts the process.
+/// Writes `msg` to stderr and aborts the process.
 ///
 /// Allocates nothing and takes no lock, so it is safe on any path,
 /// including a signal handler and a thread being torn down.
 pub(crate) fn fatal(msg: &[u8]) -> ! {
-    // SAFETY: `msg` is a valid byte slice for its whole length; fd 2 may be
-    // closed, in which case write fails harmlessly. abort never returns.
-    unsafe {
-        libc::write(2, msg.as_ptr().cast(), msg.len());
-        libc::abort()
-    }
+    crate::os::write_stderr_and_abort(msg)
 }
 
 /// A message formatted on the stack, cut at its capacity.

@@ -13,26 +13,28 @@
 //! ```
 //!
 //! # Construction
-//! Each thread keeps an AES-256 key schedule and a 3.5 KiB buffer of
+//! Each thread keeps an AES-256 key schedule and a 3,520-byte buffer of
 //! keystream, together in one page of memory of its own. A refill runs
 //! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
-//! the next key, whose schedule is expanded over the old one in place, and the
-//! rest fill the buffer. Bytes are zeroed in the buffer as they are handed out.
-//! Requests of a whole buffer or more are written straight into the caller's
-//! memory, up to 1 MiB per key. After every 1 MiB of a thread's output, 32
-//! fresh bytes from getrandom(2) are mixed into the key. On x86_64 the
-//! keystream comes from kernels on the CPU's AES instructions (VAES-512,
+//! the next key, whose schedule replaces the old one (which is zeroed), and
+//! the rest fill the buffer. Bytes are zeroed in the buffer as they are
+//! handed out. Requests of 2 KiB or more are written straight into the
+//! caller's memory, up to 1 MiB per key. After every 1 MiB of a thread's
+//! output, 32 fresh bytes from getrandom(2) are mixed into the key. On x86_64
+//! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
-//! every key in the state or in registers, never on the stack; elsewhere from
-//! the `aes` crate. No RDRAND or RDSEED is used anywhere.
+//! every key in the state or in registers, never on the stack, and run as
+//! restartable sequences, so that a signal that interrupts one leaves no key
+//! in its signal frame; elsewhere from the `aes` crate, with signals blocked.
+//! No RDRAND or RDSEED is used anywhere.
 //!
 //! # Security
 //! Protected: outputs before a compromise of the state (the key that made
-//! them is gone, from the state and from the stack); a thread's outputs from
-//! every other thread's; a forked child's from its parent's; a signal
-//! handler's from the call it interrupted; anything from an unseeded state
-//! (the first output of every thread and every forked child comes after an OS
-//! seed). Not protected: outputs after a compromise until the next reseed; a
+//! them is gone, from the state, from the stack and from signal frames); a
+//! thread's outputs from every other thread's; a forked child's from its
+//! parent's; a signal handler's from the call it interrupted; anything from
+//! an unseeded state (the first output of every thread and every forked
+//! child comes after an OS seed). Not protected: outputs after a compromise until the next reseed; a
 //! virtual machine snapshot restored between reseeds (both copies produce the
 //! same bytes until they reseed).
 //!
@@ -65,8 +67,14 @@
 
 #![no_std]
 
-#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
-compile_error!("randp supports Linux on x86_64 and aarch64 only (glibc; tested on Debian 12)");
+#[cfg(not(any(
+    all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")),
+    all(windows, target_arch = "x86_64", target_env = "gnu")
+)))]
+compile_error!(
+    "randp supports x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu and x86_64-pc-windows-gnu only \
+     (glibc; tested on Debian 12, Windows under wine); see the README's Platforms section"
+);
 
 #[cfg(feature = "internals")]
 extern crate alloc;
@@ -78,14 +86,22 @@ mod draw;
 mod entropy;
 mod generator;
 mod keystream;
+mod os;
 mod rng;
-mod state_memory;
 mod thread_state;
-mod tls;
 
 pub use draw::{fill_bytes, keystream_backend, lt_u32, lt_u64, u8, u16, u32, u64, uses_userspace_generator};
 pub use rand_core;
 pub use rng::Randp;
+
+/// Writes `msg` to stderr and ends the process, as randp does when the OS
+/// entropy source fails (Linux: one write(2), then abort(3); Windows: one
+/// WriteFile, then `__fastfail`). For randp's C library (its panic handler
+/// and its NULL-buffer check); not part of the API.
+#[doc(hidden)]
+pub fn __abort_with_message(msg: &[u8]) -> ! {
+    entropy::fatal(msg)
+}
 
 /// The generator core with a chosen buffer size and reseed interval, the
 /// keystream backends, and views into the thread's state, for benchmarks,
@@ -110,7 +126,7 @@ pub mod internals {
     /// that it leaves the keys neither on the stack nor in a signal frame.
     pub fn copy_thread_round_keys(dst: &mut [[u8; 16]; 15]) -> bool {
         crate::keystream::out_of_signal_frames(|| {
-            crate::thread_state::with_schedule(|s| dst.copy_from_slice(&s.round_keys)).is_some()
+            crate::thread_state::with_schedule(|s| dst.copy_from_slice(s.current())).is_some()
         })
     }
 
@@ -143,11 +159,11 @@ pub mod internals {
         if !Backend::AesNi.supported() {
             return None;
         }
-        let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::ZERO);
+        let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
         // SAFETY: `ks` is a valid zeroed schedule, `key` 32 readable bytes,
         // and the CPU runs the AES-NI backend.
         unsafe { crate::keystream::mix_with(Backend::AesNi, &mut *ks, key) };
-        Some(ks.round_keys)
+        Some(*ks.current())
     }
 
     /// The name and entry address of every x86_64 keystream kernel (the
@@ -178,7 +194,7 @@ pub mod internals {
         /// A keystream under 32 fresh bytes from the OS.
         #[allow(clippy::new_without_default)]
         pub fn new() -> Self {
-            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::ZERO);
+            let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
             let mut seed = [0u8; 32];
             crate::entropy::os_fill(&mut seed);
             // SAFETY: `ks` is a valid (zeroed) schedule and `seed` 32 readable bytes.
@@ -196,14 +212,11 @@ pub mod internals {
         }
     }
 
-    /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"`
-    /// or `"wipeonfork"` (`None` before the first state is mapped).
+    /// How the state pages are mapped: on Linux `"droppable"`,
+    /// `"wipeonfork+mlock"` or `"wipeonfork"`, on Windows
+    /// `"virtualalloc+lock"` or `"virtualalloc"` (`None` before the first
+    /// state is mapped).
     pub fn state_mapping() -> Option<&'static str> {
-        use crate::state_memory::Kind;
-        crate::state_memory::kind().map(|k| match k {
-            Kind::Droppable => "droppable",
-            Kind::WipeOnFork { locked: true } => "wipeonfork+mlock",
-            Kind::WipeOnFork { locked: false } => "wipeonfork",
-        })
+        crate::os::state_mapping()
     }
 }

@@ -1,13 +1,12 @@
 //! One generator per thread: where it lives, when it may be used, and when it
 //! is released.
 //!
-//! The state is one page mapped by `state_memory` (droppable, or
-//! MADV_WIPEONFORK), so a forked child finds it zeroed, and a zeroed generator
-//! reseeds before its first output. The thread-local pointer to it is an
-//! initial-exec TLS word (`tls`). A thread's state is zeroed and unmapped
-//! when the thread exits, through a pthread key destructor; randp creates the
-//! key when it is loaded, so that it is among the process's first keys, whose
-//! values glibc keeps without allocating.
+//! The state is one page mapped by the OS module (`os`: on Linux droppable,
+//! or MADV_WIPEONFORK, so a forked child finds it zeroed, and a zeroed
+//! generator reseeds before its first output). The thread-local pointer to
+//! it is the OS module's thread-local word. A thread's state is zeroed and
+//! released when the thread exits ([`thread_exit`], which the OS module
+//! arranges: a pthread key destructor on Linux, a TLS callback on Windows).
 //!
 //! Re-entry from a signal handler on the same thread is marked in the
 //! thread-local word itself (its low bit, beside the page-aligned pointer),
@@ -20,24 +19,22 @@
 //! the interrupted call then throws away what it produced.
 
 use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
-use crate::{state_memory, tls};
+use crate::os::{self, STATE_LEN, slot};
 use core::ptr::NonNull;
-use core::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
+use core::sync::atomic::Ordering::{Relaxed, SeqCst};
 use core::sync::atomic::{AtomicUsize, compiler_fence};
 
 /// The generator every thread uses.
 pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
 
+/// A thread's state: its generator, which fills the page. Its `live` word
+/// tells a call whether the page was zeroed (forked, dropped) under it.
 #[repr(C)]
 struct ThreadState {
-    /// 1 once a call has used `generator` since the page was last zeroed
-    /// (mapped, forked, dropped); a call that finds it 0 at its end was
-    /// interrupted by a wipe.
-    live: AtomicUsize,
     generator: ThreadGenerator,
 }
 
-const _: () = assert!(size_of::<ThreadState>() <= state_memory::STATE_LEN);
+const _: () = assert!(size_of::<ThreadState>() == STATE_LEN, "the state fills its page");
 
 /// The thread-local word holds 0 (no state yet), one of the two markers
 /// below, or the address of the thread's state (page-aligned), to which
@@ -45,9 +42,9 @@ const _: () = assert!(size_of::<ThreadState>() <= state_memory::STATE_LEN);
 const BUSY: usize = 1;
 const MAPPING: usize = 2; // this thread is mapping its state (a handler that interrupts it reads the OS)
 const EXITING: usize = 4; // the state was released at thread exit: later draws read the OS
-const PAGE_MASK: usize = state_memory::STATE_LEN - 1;
+const PAGE_MASK: usize = STATE_LEN - 1;
 
-const _: () = assert!(align_of::<ThreadState>() <= state_memory::STATE_LEN && MAPPING | EXITING | BUSY < PAGE_MASK);
+const _: () = assert!(align_of::<ThreadState>() <= STATE_LEN && MAPPING | EXITING | BUSY < PAGE_MASK);
 
 /// Whether slot value `p` is a state that no call is using.
 #[inline(always)]
@@ -55,61 +52,31 @@ fn is_idle_state(p: usize) -> bool {
     p & PAGE_MASK == 0 && p != 0
 }
 
-/// The pthread key whose destructor releases a thread's state when the
-/// thread exits, plus one (0: not created yet).
+/// Zeroes and releases an exiting thread's state: `p` is the state the OS
+/// module was asked to release ([`os::release_at_thread_exit`]), or 0 to
+/// release the one this thread's word holds. Draws made later on this
+/// thread (by other destructors or callbacks) read the OS, so no state is
+/// mapped after the thread's last release (it would never be released).
 ///
-/// A pthread key rather than a Rust thread-local destructor: registering one
-/// of those goes through `__cxa_thread_atexit_impl`, which allocates, so a
-/// thread whose first draw came from a signal handler that interrupted
-/// `malloc` would deadlock. glibc keeps the values of the first 32 keys of a
-/// process inside the thread descriptor, so setting one allocates nothing;
-/// randp creates its key when it is loaded (below) to be among them.
-static RELEASE_KEY: AtomicUsize = AtomicUsize::new(0);
-
-/// Creates the release key when the program or library is loaded, before
-/// `main` or during `dlopen`.
-#[used]
-#[unsafe(link_section = ".init_array")]
-static CREATE_KEY_AT_LOAD: extern "C" fn() = create_key_at_load;
-
-extern "C" fn create_key_at_load() {
-    let _ = release_key();
-}
-
-fn release_key() -> Option<libc::pthread_key_t> {
-    let k = RELEASE_KEY.load(Acquire);
-    if k != 0 {
-        return Some((k - 1) as libc::pthread_key_t);
-    }
-    let mut key: libc::pthread_key_t = 0;
-    // SAFETY: `key` is a valid out-pointer and `release` has the signature
-    // pthread key destructors need.
-    if unsafe { libc::pthread_key_create(&mut key, Some(release)) } != 0 {
-        return None;
-    }
-    match RELEASE_KEY.compare_exchange(0, key as usize + 1, AcqRel, Acquire) {
-        Ok(_) => Some(key),
-        Err(other) => {
-            // Another thread created the key first; ours was never set.
-            // SAFETY: `key` was created above and holds no values.
-            unsafe { libc::pthread_key_delete(key) };
-            Some((other - 1) as libc::pthread_key_t)
-        }
+/// Runs after the thread's own code has returned, so no call is using the
+/// state.
+pub(crate) fn thread_exit(p: usize) {
+    let slot = slot();
+    let p = if p == 0 { slot.load(Relaxed) } else { p };
+    slot.store(EXITING, Relaxed);
+    if is_idle_state(p) {
+        // SAFETY: `p` came from `os::map` in `acquire`; the slot no longer
+        // points at it and the OS's record of it is cleared (the pthread key's
+        // value) or is never read again (the thread is exiting), so nothing
+        // reaches it again.
+        unsafe { os::unmap(NonNull::new_unchecked(p as *mut ThreadState)) };
     }
 }
 
-/// Zeroes and unmaps an exiting thread's state (the pthread key destructor).
-/// Draws that later destructors make on this thread read the OS, so no state
-/// is mapped after the last destructor round (it would never be released).
-unsafe extern "C" fn release(p: *mut libc::c_void) {
-    tls::slot().store(EXITING, Relaxed);
-    if let Some(p) = NonNull::new(p.cast::<ThreadState>()) {
-        // SAFETY: `p` came from `state_memory::map` in `acquire`; pthread has
-        // cleared the key's value and the slot no longer points at it, so
-        // nothing reaches it again. Destructors run after the thread's own
-        // code has returned, so no call is using it.
-        unsafe { state_memory::unmap(p) };
-    }
+/// Whether this thread's state was released at thread exit (for the tests).
+#[cfg(all(test, target_os = "linux"))]
+pub(crate) fn exited() -> bool {
+    slot().load(Relaxed) == EXITING
 }
 
 /// Runs `f` on this thread's generator and returns its result, or returns
@@ -119,13 +86,13 @@ unsafe extern "C" fn release(p: *mut libc::c_void) {
 /// the state.
 #[inline(always)]
 pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option<R> {
-    let slot = tls::slot();
+    let slot = slot();
     let mut p = slot.load(Relaxed);
     if !is_idle_state(p) {
         p = acquire(slot, p)?;
     }
     let state = enter(slot, p);
-    state.live.store(1, Relaxed);
+    state.generator.mark_live();
     compiler_fence(SeqCst);
     let result = f(&state.generator);
     if !leave(slot, p, state) {
@@ -144,7 +111,7 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
 /// needs no stack frame.
 #[inline(always)]
 pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
-    let slot = tls::slot();
+    let slot = slot();
     let p = slot.load(Relaxed);
     if !is_idle_state(p) {
         return None;
@@ -159,6 +126,31 @@ pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
         return None;
     }
     out
+}
+
+/// The fast path of a fill of `len` bytes at `dst`: moves them from this
+/// thread's buffer and returns true, or returns false when the caller must
+/// take the slow path (`with_generator`), which then fills all of `dst`.
+///
+/// # Safety
+/// `dst` is valid for writes of `len` bytes and outside the state.
+#[inline(always)]
+pub(crate) unsafe fn take_bytes(dst: *mut u8, len: usize) -> bool {
+    let slot = slot();
+    let p = slot.load(Relaxed);
+    if !is_idle_state(p) {
+        return false;
+    }
+    let state = enter(slot, p);
+    // SAFETY: forwarded from the caller.
+    let done = unsafe { state.generator.take_bytes(dst, len) };
+    if !leave(slot, p, state) {
+        // As in `take`: what was moved may be the parent's (the slow path
+        // overwrites it), and the count may have landed on the zeroed page.
+        state.generator.discard_buffer();
+        return false;
+    }
+    done
 }
 
 /// Marks the idle state at `p` as used by this call: a call that interrupts
@@ -176,11 +168,11 @@ fn enter(slot: &AtomicUsize, p: usize) -> &'static ThreadState {
 
 /// Ends a call begun by [`enter`]. Returns false if the kernel zeroed the
 /// page during the call (a signal handler forked and this is the child, or
-/// the page was dropped): `live` then reads zero.
+/// the page was dropped): the generator is then no longer live.
 #[inline(always)]
 fn leave(slot: &AtomicUsize, p: usize, state: &ThreadState) -> bool {
     compiler_fence(SeqCst);
-    let live = state.live.load(Relaxed) == 1;
+    let live = state.generator.is_live();
     compiler_fence(SeqCst);
     slot.store(p, Relaxed);
     live
@@ -206,20 +198,18 @@ fn forked_during_call(generator: &ThreadGenerator) {
 #[cold]
 #[inline(never)]
 fn acquire(slot: &AtomicUsize, p: usize) -> Option<usize> {
-    if p != 0 || !state_memory::honoured() {
+    if p != 0 || !os::userspace_state_allowed() {
         return None;
     }
     if let Err(now) = slot.compare_exchange(0, MAPPING, Relaxed, Relaxed) {
         return is_idle_state(now).then_some(now);
     }
     compiler_fence(SeqCst);
-    let state = release_key().and_then(|key| {
-        let p = state_memory::map::<ThreadState>()?;
-        // SAFETY: `key` is a live pthread key; the value is this thread's own state.
-        if unsafe { libc::pthread_setspecific(key, p.as_ptr().cast()) } != 0 {
+    let state = os::map::<ThreadState>().and_then(|p| {
+        if !os::release_at_thread_exit(p.cast()) {
             // No release at exit could be arranged: use the OS instead.
             // SAFETY: `p` was just mapped and never handed out.
-            unsafe { state_memory::unmap(p) };
+            unsafe { os::unmap(p) };
             return None;
         }
         Some(p.as_ptr() as usize)
@@ -247,7 +237,7 @@ pub(crate) fn with_schedule<R>(f: impl FnOnce(&crate::keystream::Schedule) -> R)
 #[cfg(feature = "internals")]
 pub(crate) fn copy_state(dst: &mut [u8]) -> bool {
     with_generator(|g| {
-        let len = dst.len().min(state_memory::STATE_LEN);
+        let len = dst.len().min(STATE_LEN);
         let base =
             (g as *const ThreadGenerator as *const u8).wrapping_sub(core::mem::offset_of!(ThreadState, generator));
         // SAFETY: `base` is the start of this thread's state page, which is
@@ -263,7 +253,7 @@ mod tests {
 
     #[test]
     fn nested_call_is_refused() {
-        if !crate::state_memory::tests::native() {
+        if !crate::os::userspace_state_expected() {
             assert!(!uses_generator(), "no userspace state where MADV_WIPEONFORK is not honoured");
             return;
         }
@@ -277,33 +267,7 @@ mod tests {
     }
 
     #[test]
-    fn the_state_fits_one_page_and_the_key_was_made_at_load() {
+    fn the_state_fits_one_page() {
         assert!(size_of::<ThreadState>() <= 4096);
-        assert_ne!(RELEASE_KEY.load(Relaxed), 0, "the .init_array constructor ran");
-    }
-
-    #[test]
-    fn draws_after_release_read_the_os_and_map_nothing() {
-        if !crate::state_memory::tests::native() {
-            return; // no userspace state to release under qemu-user
-        }
-        std::thread::spawn(|| {
-            assert!(uses_generator());
-            let p = tls::slot().load(Relaxed);
-            // SAFETY: this thread's own state, released exactly as at exit.
-            unsafe { release(p as *mut libc::c_void) };
-            assert_eq!(tls::slot().load(Relaxed), EXITING);
-            assert!(!uses_generator(), "after release the thread reads the OS");
-            assert_eq!(tls::slot().load(Relaxed), EXITING, "no new state was mapped");
-            // SAFETY: pthread_getspecific has no preconditions for a live key.
-            let value = unsafe { libc::pthread_getspecific(release_key().unwrap()) };
-            // The key's value still names the unmapped page; clear it so that
-            // the real exit does not release it twice.
-            assert!(!value.is_null());
-            // SAFETY: clearing this thread's own value of a live key.
-            unsafe { libc::pthread_setspecific(release_key().unwrap(), core::ptr::null()) };
-        })
-        .join()
-        .unwrap();
     }
 }

@@ -3,14 +3,15 @@
 //! refill, no half of the key that made the output, and none of its round
 //! keys, is left anywhere in the thread's state or in the dead stack below
 //! the caller. The draw runs 32 KiB below the caller, and 160 KiB of stack
-//! below the caller is read back through /proc/self/mem (reading it directly
-//! would be undefined behaviour). Run in release and debug builds (`make
-//! test`): a debug build keeps every temporary in a stack slot, which is where
-//! a key copied through Rust code would show.
+//! below the caller is read back through /proc/self/mem (on Windows with
+//! ReadProcessMemory; reading it directly would be undefined behaviour). Run
+//! in release and debug builds (`make test`): a debug build keeps every
+//! temporary in a stack slot, which is where a key copied through Rust code
+//! would show. On Windows the same scans run under wine (`make
+//! test-windows`): the caller saves xmm6-xmm15 (callee-saved there) around
+//! the `sysv64` kernels, which must leave no key in those saves either.
 
-use std::fs::File;
 use std::hint::black_box;
-use std::os::unix::fs::FileExt;
 
 mod support;
 use support::scan::at_depth;
@@ -29,9 +30,8 @@ fn secrets(keys: &[[u8; 16]; 15]) -> Vec<[u8; 16]> {
 /// Reads the `SCAN` bytes of stack below `top` and the thread's state page,
 /// and panics naming every secret found in either.
 fn assert_gone(what: &str, top: usize, secrets: &[[u8; 16]]) {
-    let mem = File::open("/proc/self/mem").expect("open /proc/self/mem");
     let mut stack = vec![0u8; SCAN];
-    mem.read_exact_at(&mut stack, (top - SCAN) as u64).expect("read the dead stack");
+    read_memory(top - SCAN, &mut stack);
     let mut state = vec![0u8; 4096];
     assert!(randp::internals::copy_thread_state(&mut state));
     let mut found = Vec::new();
@@ -45,6 +45,38 @@ fn assert_gone(what: &str, top: usize, secrets: &[[u8; 16]]) {
     assert!(found.is_empty(), "{what} ({} backend): the old key survives: {found:?}", randp::keystream_backend());
 }
 
+/// Copies the process's memory at `addr` into `buf`.
+#[cfg(unix)]
+fn read_memory(addr: usize, buf: &mut [u8]) {
+    use std::os::unix::fs::FileExt;
+    let mem = std::fs::File::open("/proc/self/mem").expect("open /proc/self/mem");
+    mem.read_exact_at(buf, addr as u64).expect("read the dead stack");
+}
+
+/// Copies the process's memory at `addr` into `buf`.
+#[cfg(windows)]
+fn read_memory(addr: usize, buf: &mut [u8]) {
+    use windows_sys::Win32::System::Diagnostics::Debug::ReadProcessMemory;
+    use windows_sys::Win32::System::Threading::GetCurrentProcess;
+    let mut n = 0usize;
+    // SAFETY: the system copies `buf.len()` bytes of this process's memory
+    // into `buf`, failing (rather than faulting) on anything unreadable.
+    let ok = unsafe {
+        ReadProcessMemory(GetCurrentProcess(), addr as *const _, buf.as_mut_ptr().cast(), buf.len(), &mut n)
+    };
+    assert!(ok != 0 && n == buf.len(), "read the dead stack: {}", std::io::Error::last_os_error());
+}
+
+/// Windows commits a thread's stack as it grows, and ReadProcessMemory
+/// cannot read what is not committed: the scanned region is committed (by
+/// the compiler's stack probes for this frame) before the draws.
+#[cfg(windows)]
+#[inline(never)]
+fn commit_scanned_stack() {
+    let pad = [0u8; SCAN + DEPTH];
+    black_box(&pad);
+}
+
 fn round_keys() -> Box<[[u8; 16]; 15]> {
     let mut k = Box::new([[0u8; 16]; 15]);
     assert!(randp::internals::copy_thread_round_keys(&mut k), "no userspace state");
@@ -54,7 +86,16 @@ fn round_keys() -> Box<[[u8; 16]; 15]> {
 /// Runs `check` on a thread with a 1 MiB stack, so that the whole scanned
 /// region is mapped.
 fn on_big_stack(check: fn()) {
-    std::thread::Builder::new().stack_size(1 << 20).spawn(check).unwrap().join().unwrap();
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            #[cfg(windows)]
+            commit_scanned_stack();
+            check()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
 }
 
 /// Repeats `draw` (at depth) until one call changed the key, then scans

@@ -30,13 +30,11 @@ pub extern "C" fn randp_test_panic(depth: u32) -> u32 {
     if depth < 1000 { panic!("randp_test_panic") } else { depth }
 }
 
-/// Writes `msg` to stderr with one write(2) and aborts the process.
+/// Writes `msg` to stderr and ends the process, as the crate does when the
+/// OS entropy source fails (Linux: one write(2), then abort(3); Windows: one
+/// WriteFile, then `__fastfail`).
 fn fatal(msg: &[u8]) -> ! {
-    // SAFETY: `msg` is valid for its length; abort never returns.
-    unsafe {
-        libc::write(2, msg.as_ptr().cast(), msg.len());
-        libc::abort()
-    }
+    randp::__abort_with_message(msg)
 }
 
 /// Fills `buf` with `n` random bytes, like `arc4random_buf`.

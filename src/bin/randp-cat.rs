@@ -17,7 +17,10 @@
 
 use std::fs::File;
 use std::io::{self, Write};
+#[cfg(unix)]
 use std::os::fd::{AsFd, AsRawFd};
+#[cfg(windows)]
+use std::os::windows::io::AsHandle;
 use std::process::ExitCode;
 
 /// Bytes generated and written per `write` call.
@@ -108,12 +111,27 @@ fn stream(out: &mut impl Write, limit: Option<u64>) -> io::Result<()> {
 /// If standard output is a pipe, asks the kernel for a pipe buffer of one
 /// chunk (the default is 64 KiB), so that each write wakes the reader once
 /// instead of sixteen times. Failure (not a pipe, or above the system's
-/// pipe-max-size) changes nothing and is ignored.
+/// pipe-max-size) changes nothing and is ignored. (Linux only: a Windows
+/// pipe's buffer is set by its creator.)
+#[cfg(unix)]
 fn grow_pipe(out: &File) {
     let fd = out.as_raw_fd();
     // SAFETY: F_SETPIPE_SZ on a descriptor we own only resizes the kernel's
     // pipe buffer; on anything but a pipe it fails with EBADF or EINVAL.
     unsafe { libc::fcntl(fd, libc::F_SETPIPE_SZ, CHUNK as libc::c_int) };
+}
+
+#[cfg(windows)]
+fn grow_pipe(_out: &File) {}
+
+/// A duplicate of standard output (fd 1, or the standard output handle) as
+/// an unbuffered File: std's Stdout is line-buffered and would scan every
+/// chunk for newlines.
+fn raw_stdout() -> io::Result<File> {
+    #[cfg(unix)]
+    return io::stdout().as_fd().try_clone_to_owned().map(File::from);
+    #[cfg(windows)]
+    return io::stdout().as_handle().try_clone_to_owned().map(File::from);
 }
 
 fn main() -> ExitCode {
@@ -138,10 +156,8 @@ fn main() -> ExitCode {
         }
         Command::Write(limit) => limit,
     };
-    // Write to a duplicate of fd 1 through an unbuffered File: std's Stdout is
-    // line-buffered and would scan every chunk for newlines.
-    let mut out = match io::stdout().as_fd().try_clone_to_owned() {
-        Ok(fd) => File::from(fd),
+    let mut out = match raw_stdout() {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("randp-cat: cannot use standard output: {e}");
             return ExitCode::from(1);

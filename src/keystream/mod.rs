@@ -30,27 +30,67 @@ mod x86_vaes256;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes512;
 
-use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use core::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 /// Length of an AES block in bytes.
 pub(crate) const BLOCK_LEN: usize = 16;
 
-/// An AES-256 key schedule: 15 round keys, the first two of which are the
-/// key itself, and the next key on its way from the keystream to the
-/// expansion (zero between calls). The all-zero value is the unseeded state.
+/// The 15 round keys of an AES-256 key, the first two of which are the key.
+pub(crate) type RoundKeys = [[u8; BLOCK_LEN]; 15];
+
+/// A thread's key: its AES-256 round keys, in one of two halves, the other
+/// of which receives the next key's round keys during a call and is zero
+/// between calls. The all-zero value is the unseeded state.
 ///
-/// The portable backend keeps only the key (round keys 0 and 1) and expands it
-/// inside the `aes` crate at every call; the others keep all 15 round keys.
-#[repr(C, align(64))]
+/// The portable backend keeps only the key (round keys 0 and 1 of the
+/// current half) and expands it inside the `aes` crate at every call; the
+/// others keep all 15 round keys.
+#[repr(C, align(16))]
 pub(crate) struct Schedule {
-    pub(crate) round_keys: [[u8; BLOCK_LEN]; 15],
-    pub(crate) next: [u8; 32],
+    pub(crate) keys: [RoundKeys; 2],
+    /// Which half is current: its low bit. An atomic read once per call,
+    /// because the kernel may zero it under a running call (a fork made by
+    /// a signal handler, a dropped page).
+    pub(crate) cur: AtomicUsize,
 }
 
 impl Schedule {
     /// The unseeded schedule.
     #[cfg(any(test, feature = "internals"))]
-    pub(crate) const ZERO: Schedule = Schedule { round_keys: [[0; BLOCK_LEN]; 15], next: [0; 32] };
+    pub(crate) fn zero() -> Schedule {
+        Schedule { keys: [[[0; BLOCK_LEN]; 15]; 2], cur: AtomicUsize::new(0) }
+    }
+
+    /// The current round keys.
+    #[cfg(any(test, feature = "internals"))]
+    pub(crate) fn current(&self) -> &RoundKeys {
+        &self.keys[self.cur.load(Relaxed) & 1]
+    }
+
+    /// The index of the current half and pointers to both halves.
+    ///
+    /// # Safety
+    /// `ks` is valid for reads.
+    #[inline(always)]
+    pub(crate) unsafe fn halves(ks: *mut Schedule) -> (usize, *mut RoundKeys, *mut RoundKeys) {
+        // SAFETY: forwarded from the caller; only raw pointers are made.
+        unsafe {
+            let c = (*ks).cur.load(Relaxed) & 1;
+            let keys = &raw mut (*ks).keys;
+            (c, &raw mut (*keys)[c], &raw mut (*keys)[c ^ 1])
+        }
+    }
+
+    /// Makes the other half current, after a kernel wrote the next key's
+    /// round keys there and zeroed half `c`.
+    ///
+    /// # Safety
+    /// `ks` is valid for writes; `c` is the index `halves` returned.
+    #[inline(always)]
+    pub(crate) unsafe fn advance(ks: *mut Schedule, c: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { (*ks).cur.store(c ^ 1, Relaxed) };
+    }
 }
 
 /// The ways randp can make keystream, fastest first.
@@ -180,6 +220,77 @@ pub(crate) unsafe fn rotate(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
 pub(crate) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
     // SAFETY: forwarded from the caller.
     unsafe { mix_with(backend(), ks, seed) }
+}
+
+/// Copies the `n` bytes at `src` (keystream in a buffer) to `dst` and zeroes
+/// them at `src`, in one pass with the widest vectors the backend's CPU has
+/// (no calls: libc's memcpy and memset cost more than the copy itself at the
+/// sizes a buffer hands out). The zeroes stay: the buffer is read again.
+///
+/// # Safety
+/// `src` is valid for reads and writes of `n` bytes, `dst` for writes, and
+/// they do not overlap.
+#[inline]
+pub(crate) unsafe fn move_out(src: *mut u8, dst: *mut u8, n: usize) {
+    // SAFETY: forwarded from the caller; each backend's CPU has the vector
+    // width its copy uses.
+    unsafe {
+        if n < 64 {
+            return move_out_words(src, dst, n);
+        }
+        match backend() {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes512 => x86::move_out_512(src, dst, n),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vaes256 => x86::move_out_256(src, dst, n),
+            _ => move_out_words(src, dst, n),
+        }
+    }
+}
+
+/// [`move_out`] for what is left below the vector width: 16, 8, 4, 2 and 1
+/// byte steps (and any length, with no wider vectors).
+///
+/// # Safety
+/// As for [`move_out`].
+#[inline(always)]
+pub(crate) unsafe fn move_out_words(src: *mut u8, dst: *mut u8, n: usize) {
+    /// Moves one `T` from `src + i` to `dst + i`, zeroing it behind.
+    ///
+    /// # Safety
+    /// As for `move_out`, with `i + size_of::<T>() <= n`.
+    #[inline(always)]
+    unsafe fn step<T: Copy + Default>(src: *mut u8, dst: *mut u8, i: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let s = src.add(i).cast::<T>();
+            dst.add(i).cast::<T>().write_unaligned(s.read_unaligned());
+            s.write_unaligned(T::default());
+        }
+    }
+    let mut i = 0;
+    // SAFETY: every step stays below `n`.
+    unsafe {
+        while i + 16 <= n {
+            step::<[u64; 2]>(src, dst, i);
+            i += 16;
+        }
+        if i + 8 <= n {
+            step::<u64>(src, dst, i);
+            i += 8;
+        }
+        if i + 4 <= n {
+            step::<u32>(src, dst, i);
+            i += 4;
+        }
+        if i + 2 <= n {
+            step::<u16>(src, dst, i);
+            i += 2;
+        }
+        if i < n {
+            step::<u8>(src, dst, i);
+        }
+    }
 }
 
 /// [`rotate`] on a given backend.

@@ -32,9 +32,10 @@ pub(super) unsafe fn rotate(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
 unsafe fn rotate_inner(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     // SAFETY: the caller guarantees `ks` is valid and `out` holds
     // `16 * nblocks` writable bytes not overlapping it; the key is round keys
-    // 0 and 1, the first 32 bytes of `Schedule`.
-    let (key, out) =
-        unsafe { (&mut *ks.cast::<[u8; 32]>(), core::slice::from_raw_parts_mut(out, nblocks * BLOCK_LEN)) };
+    // 0 and 1 of the current half, its first 32 bytes.
+    let (key, out) = unsafe {
+        (&mut *Schedule::halves(ks).1.cast::<[u8; 32]>(), core::slice::from_raw_parts_mut(out, nblocks * BLOCK_LEN))
+    };
     let mut cipher = Aes256Ctr::new((&*key).into(), &Default::default());
     // Blocks 0 and 1 go over the key itself; the cipher already holds its
     // expansion, which the `zeroize` features of `aes` and `ctr` overwrite
@@ -55,8 +56,9 @@ pub(super) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
 
 #[inline(never)]
 unsafe fn mix_inner(ks: *mut Schedule, seed: *const [u8; 32]) {
-    // SAFETY: the caller guarantees both pointers; they do not overlap.
-    let (key, seed) = unsafe { (&mut *ks.cast::<[u8; 32]>(), &*seed) };
+    // SAFETY: the caller guarantees both pointers; they do not overlap. The
+    // key is the first 32 bytes of the current half.
+    let (key, seed) = unsafe { (&mut *Schedule::halves(ks).1.cast::<[u8; 32]>(), &*seed) };
     for (k, s) in key.iter_mut().zip(seed) {
         *k ^= s;
     }

@@ -22,10 +22,10 @@
 //! backend, whose `aes` crate code is not a sequence of ours) asynchronous
 //! signals are blocked around the call: two system calls per key.
 
-use super::Schedule;
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Runs `f` with every signal that can be blocked blocked on this thread.
+#[cfg(target_os = "linux")]
 #[inline(never)]
 pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
     let all: u64 = !0;
@@ -50,15 +50,19 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
-/// Zeroes the key handed on in `next` once it has been expanded.
-///
-/// # Safety
-/// `ks` is valid for writes of a [`Schedule`].
-#[inline(always)]
-pub(super) unsafe fn clear_next(ks: *mut Schedule) {
-    // SAFETY: forwarded from the caller; a volatile store of zeroes, which
-    // reads nothing.
-    unsafe { core::ptr::write_volatile(&raw mut (*ks).next, [0; 32]) };
+/// Windows has no signals to block: runs `f`, then zeroes the stack below
+/// this frame where an exception or a special user APC that interrupted it
+/// had its register image (see `x86_64::wipe_len`).
+#[cfg(windows)]
+#[inline(never)]
+pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
+    let r = f();
+    if !disabled() {
+        // SAFETY: the stack below this frame, down to the thread's committed
+        // limit, is dead.
+        unsafe { super::x86::wipe_below_stack(x86_64::wipe_len(), x86_64::stack_limit()) };
+    }
+    r
 }
 
 /// Whether the protection is switched off (the control of the tests that
@@ -117,9 +121,10 @@ pub(super) fn protection(backend: super::Backend) -> &'static str {
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64 {
-    use super::super::Schedule;
-    use super::super::x86::{Kernel, expand_next, mix_into_next, wipe_below_stack};
-    use super::{AtomicUsize, Relaxed, blocked, clear_next, count_abort, disabled};
+    use super::super::x86::{Kernel, mix_expand, wipe_below_stack};
+    use super::super::{RoundKeys, Schedule};
+    use super::{AtomicUsize, Relaxed, blocked, count_abort, disabled};
+    #[cfg(target_os = "linux")]
     use core::sync::atomic::AtomicIsize;
 
     /// The first counter of the output blocks (0 and 1 make the next key).
@@ -131,23 +136,8 @@ mod x86_64 {
     /// # Safety
     /// As for `super::super::rotate`; `k` runs on this CPU.
     pub(in super::super) unsafe fn rotate(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
-        let cs = rseq_cs();
-        // SAFETY: forwarded from the caller; `cs` is null or this thread's
-        // registered rseq_cs word.
-        unsafe {
-            if cs.is_null() {
-                let off = disabled();
-                let run = || {
-                    k(ks, out, n, FIRST, cs);
-                    expand_next(ks, out, 0, 0, cs);
-                };
-                if off { run() } else { blocked(run) }
-            } else {
-                keystream(k, ks, out, n, cs);
-                once(expand_next, ks, out, cs);
-            }
-            clear_next(ks);
-        }
+        // SAFETY: forwarded from the caller.
+        unsafe { run(k, ks, out, n) }
     }
 
     /// XORs the 32 bytes at `seed` into the key and re-expands the schedule.
@@ -155,37 +145,51 @@ mod x86_64 {
     /// # Safety
     /// As for `super::super::mix`; the CPU has AES-NI.
     pub(in super::super) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
+        // SAFETY: forwarded from the caller; `mix_expand` only reads `seed`
+        // and ignores the block count.
+        unsafe { run(mix_expand, ks, seed.cast::<u8>().cast_mut(), 0) }
+    }
+
+    /// Runs kernel `k` from the current half of the schedule into the other
+    /// and then makes that one current, keeping the keys out of signal
+    /// frames: as a restartable sequence, or with signals blocked.
+    ///
+    /// # Safety
+    /// As for `rotate`.
+    #[inline(always)]
+    unsafe fn run(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
         let cs = rseq_cs();
-        let seed = seed.cast::<u8>().cast_mut();
-        // SAFETY: forwarded from the caller; `mix_into_next` only reads `seed`.
+        // SAFETY: forwarded from the caller; `cs` is null or this thread's
+        // registered rseq_cs word.
         unsafe {
+            let (c, cur, next) = Schedule::halves(ks);
             if cs.is_null() {
-                let off = disabled();
-                let run = || {
-                    mix_into_next(ks, seed, 0, 0, cs);
-                    expand_next(ks, seed, 0, 0, cs);
+                let run = || k(cur, out, n, FIRST, cs, next);
+                if disabled() {
+                    run()
+                } else {
+                    blocked(run)
                 };
-                if off { run() } else { blocked(run) }
             } else {
-                once(mix_into_next, ks, seed, cs);
-                once(expand_next, ks, seed, cs);
+                resume(k, cur, out, n, cs, next);
             }
-            clear_next(ks);
+            Schedule::advance(ks, c);
         }
     }
 
-    /// Runs keystream kernel `k` over `n` blocks until it completes, wiping
-    /// after every abort and resuming after the blocks it had written.
+    /// Runs kernel `k` over `n` blocks until it completes, wiping after
+    /// every abort and resuming after the blocks it had written.
     ///
     /// Never inlined: the kernel and `wipe_below_stack` must be called from
     /// the same frame, so that the wipe covers the kernel's frame.
     #[inline(never)]
-    unsafe fn keystream(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize, cs: *mut u64) {
+    unsafe fn resume(k: Kernel, cur: *const RoundKeys, out: *mut u8, n: usize, cs: *mut u64, next: *mut RoundKeys) {
         let mut done = 0;
         loop {
             // SAFETY: forwarded from the caller; `done <= n`, so the rest of
-            // `out` holds `16 * (n - done)` bytes.
-            let p = unsafe { k(ks, out.add(done * 16), n - done, FIRST + done as u64, cs) };
+            // `out` holds `16 * (n - done)` bytes (a one-shot kernel, n = 0,
+            // reads `out` as its argument).
+            let p = unsafe { k(cur, out.add(done * 16), n - done, FIRST + done as u64, cs, next) };
             done += p.done;
             if p.aborted == 0 {
                 return;
@@ -199,28 +203,27 @@ mod x86_64 {
         }
     }
 
-    /// Runs a one-shot kernel until it completes, wiping after every abort.
-    #[inline(never)]
-    unsafe fn once(k: Kernel, ks: *mut Schedule, arg: *mut u8, cs: *mut u64) {
-        // SAFETY: forwarded from the caller; see `keystream` for the wipe.
-        unsafe {
-            while k(ks, arg, 0, 0, cs).aborted != 0 {
-                count_abort();
-                let low = wipe_alternate_stack();
-                wipe_below_stack(wipe_len(), low);
-            }
-        }
+    /// No restartable sequences on Windows: the kernels run with a null
+    /// `rseq_cs`, and `blocked` wipes after them.
+    #[cfg(windows)]
+    #[inline(always)]
+    pub(super) fn rseq_cs() -> *mut u64 {
+        core::ptr::null_mut()
     }
 
     /// glibc's offset of the thread's rseq area from the thread pointer, or
     /// `NONE` when glibc registers none (or is not the C library).
+    #[cfg(target_os = "linux")]
     static RSEQ_OFFSET: AtomicIsize = AtomicIsize::new(UNKNOWN);
+    #[cfg(target_os = "linux")]
     const UNKNOWN: isize = isize::MIN;
+    #[cfg(target_os = "linux")]
     const NONE: isize = isize::MIN + 1;
 
     /// This thread's rseq_cs word, or null when the kernel does not know an
     /// rseq area for this thread (or the protection is switched off).
     #[inline(always)]
+    #[cfg(target_os = "linux")]
     pub(super) fn rseq_cs() -> *mut u64 {
         let mut off = RSEQ_OFFSET.load(Relaxed);
         if off == UNKNOWN {
@@ -249,6 +252,7 @@ mod x86_64 {
     /// references, so that the library still links and loads with an older
     /// glibc or another C library, where they are null.
     #[cold]
+    #[cfg(target_os = "linux")]
     fn libc_rseq_offset() -> Option<isize> {
         let off: *const isize;
         let size: *const u32;
@@ -276,6 +280,7 @@ mod x86_64 {
     /// reach: the red zone (128 bytes) and the largest frame the kernel
     /// writes (`AT_MINSIGSTKSZ`, Linux 5.14+; before, the XSAVE area's size
     /// from CPUID plus room for the rest of the frame), with alignment slack.
+    #[cfg(target_os = "linux")]
     fn wipe_len() -> usize {
         static LEN: AtomicUsize = AtomicUsize::new(0);
         match LEN.load(Relaxed) {
@@ -300,6 +305,7 @@ mod x86_64 {
     /// not in use. Returns the lowest address that may be wiped below the
     /// current stack pointer: the alternate stack's base when this thread is
     /// running on it (a kernel called from a handler), else 0.
+    #[cfg(target_os = "linux")]
     #[cold]
     fn wipe_alternate_stack() -> usize {
         // SAFETY: stack_t is plain data, valid when zeroed.
@@ -321,5 +327,49 @@ mod x86_64 {
             core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         }
         0
+    }
+
+    /// How many bytes below a stack pointer Windows may write a thread's
+    /// register image when an exception (KiUserExceptionDispatcher) or a
+    /// special user APC (KiUserApcDispatcher; QueueUserAPC2, delivered at any
+    /// instruction) interrupts it: a CONTEXT (1232 bytes), its extended state
+    /// (the XSAVE area of the features the OS enabled, from CPUID), the
+    /// EXCEPTION_RECORD and the machine frame, with alignment slack and room
+    /// for the frames between `blocked` and the kernel.
+    #[cfg(windows)]
+    pub(super) fn wipe_len() -> usize {
+        static LEN: AtomicUsize = AtomicUsize::new(0);
+        match LEN.load(Relaxed) {
+            0 => {
+                // SAFETY: CPUID leaf 0xD exists where XSAVE does; otherwise
+                // it reports zeroes and the fixed part covers the CONTEXT's
+                // FXSAVE area.
+                #[allow(unused_unsafe)]
+                let xsave = unsafe { core::arch::x86_64::__cpuid_count(0xd, 0) }.ebx as usize;
+                let len = (1232 + 64 + xsave + 256 + 1024).next_multiple_of(64);
+                LEN.store(len, Relaxed);
+                len
+            }
+            len => len,
+        }
+    }
+
+    /// The lowest committed address of this thread's stack (the TEB's
+    /// StackLimit, gs:[0x10]): the wipe stops there.
+    #[cfg(windows)]
+    pub(super) fn stack_limit() -> usize {
+        let limit: usize;
+        // SAFETY: reads the thread's TEB through gs.
+        unsafe {
+            core::arch::asm!("mov {}, qword ptr gs:[0x10]", out(reg) limit, options(nostack, readonly, preserves_flags))
+        };
+        limit
+    }
+
+    /// Never called on Windows (the kernels run with a null `rseq_cs`, so
+    /// no abort is reported); the wipe's lower bound.
+    #[cfg(windows)]
+    fn wipe_alternate_stack() -> usize {
+        stack_limit()
     }
 }

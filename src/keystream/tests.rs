@@ -28,7 +28,7 @@ fn random_key() -> [u8; 32] {
 
 /// A schedule for `key` made by backend `b` (through `mix` on a zeroed one).
 fn schedule(b: Backend, key: &[u8; 32]) -> std::boxed::Box<Schedule> {
-    let mut ks = std::boxed::Box::new(Schedule::ZERO);
+    let mut ks = std::boxed::Box::new(Schedule::zero());
     // SAFETY: `ks` is a valid schedule, `key` 32 readable bytes, and the
     // callers only pass supported backends.
     unsafe { mix_with(b, &mut *ks, key) };
@@ -37,8 +37,8 @@ fn schedule(b: Backend, key: &[u8; 32]) -> std::boxed::Box<Schedule> {
 
 fn key_of(ks: &Schedule) -> [u8; 32] {
     let mut k = [0u8; 32];
-    k[..16].copy_from_slice(&ks.round_keys[0]);
-    k[16..].copy_from_slice(&ks.round_keys[1]);
+    k[..16].copy_from_slice(&ks.current()[0]);
+    k[16..].copy_from_slice(&ks.current()[1]);
     k
 }
 

@@ -6,21 +6,22 @@
 //! # Kernels
 //! Every kernel is a naked `sysv64` function that uses only caller-saved
 //! registers and no stack, and returns a [`Progress`]. Its arguments are
-//! `rdi` the schedule, `rsi` the output (or the seed), `rdx` a block count,
-//! `rcx` the first counter and `r8` this thread's `rseq_cs` word (or null).
-//! Everything a kernel does between its labels `1:` and `8:` is a restartable
-//! sequence: it may be interrupted at any instruction and run again with the
-//! same arguments (less the blocks already done), because it writes nothing
-//! that it reads. Every key it holds lives in vector registers between those
-//! labels only: the sequence ends with the instruction that zeroes the last
-//! of them. With `r8` non-null the kernel first points the thread's
+//! `rdi` the current round keys, `rsi` the output (or the seed), `rdx` a
+//! block count, `rcx` the first counter, `r8` this thread's `rseq_cs` word
+//! (or null) and `r9` the other half of the [`Schedule`], where it writes the
+//! next key's round keys. Everything a kernel does between its labels `1:`
+//! and `8:` is a restartable sequence: it may be interrupted at any
+//! instruction and run again with the same arguments (less the blocks
+//! already done), because it writes nothing that it reads. Every key it holds
+//! lives in vector registers between those labels only: the sequence ends
+//! with the instruction that zeroes the last of them. With `r8` non-null the kernel first points the thread's
 //! `rseq_cs` word at its descriptor, so that the kernel diverts a signal's
 //! (or a preemption's) return into the sequence to the abort label `7:`,
 //! which zeroes the registers and reports the abort: the caller then wipes
 //! the signal frame, whose register image may hold the key (see
 //! [`super::guard`]). With `r8` null the caller blocks signals instead.
 
-use super::Schedule;
+use super::RoundKeys;
 
 cpufeatures::new!(cpu_aesni, "aes", "ssse3");
 cpufeatures::new!(cpu_avx, "avx");
@@ -64,7 +65,8 @@ pub(super) struct Progress {
 }
 
 /// A kernel: see the module documentation.
-pub(super) type Kernel = unsafe extern "sysv64" fn(*mut Schedule, *mut u8, usize, u64, *mut u64) -> Progress;
+pub(super) type Kernel =
+    unsafe extern "sysv64" fn(*const RoundKeys, *mut u8, usize, u64, *mut u64, *mut RoundKeys) -> Progress;
 
 /// Constants the kernels load, laid out for 16-byte-aligned loads.
 #[repr(C, align(64))]
@@ -87,21 +89,36 @@ pub(super) static CONSTS: Consts = Consts {
     four: [4, 0],
 };
 
-/// Byte offsets into [`Consts`] and [`Schedule`] for the assembly.
+/// Byte offsets into [`Consts`] for the assembly.
 pub(super) const C_COUNTERS: usize = 0;
 pub(super) const C_BSWAP: usize = 64;
 pub(super) const C_ONE: usize = 80;
 pub(super) const C_TWO: usize = 96;
 pub(super) const C_FOUR: usize = 112;
-pub(super) const S_NEXT: usize = 240;
 
 const _: () = {
     assert!(core::mem::offset_of!(Consts, bswap) == C_BSWAP);
     assert!(core::mem::offset_of!(Consts, one) == C_ONE);
     assert!(core::mem::offset_of!(Consts, two) == C_TWO);
     assert!(core::mem::offset_of!(Consts, four) == C_FOUR);
-    assert!(core::mem::offset_of!(Schedule, next) == S_NEXT);
 };
+
+/// Where the sequences' descriptors go: read-only data after relocation.
+/// On Windows no descriptor is ever registered (the kernels run with a null
+/// `rseq_cs`), but the code names it.
+#[cfg(target_os = "linux")]
+macro_rules! rseq_cs_section {
+    () => {
+        ".pushsection .data.rel.ro.randp_rseq_cs, \"aw\", @progbits\n"
+    };
+}
+#[cfg(windows)]
+macro_rules! rseq_cs_section {
+    () => {
+        ".pushsection .rdata$randp_rseq_cs, \"dr\"\n"
+    };
+}
+pub(super) use rseq_cs_section;
 
 /// The start of every kernel: keeps the block count in `r10` (for
 /// [`rseq_end`]), arms the restartable sequence when `r8` is not null, and
@@ -123,7 +140,9 @@ pub(super) use rseq_begin;
 
 /// The end of every kernel. `$zero` zeroes every register the kernel used;
 /// its last instruction is the last one of the sequence (label `8:` follows
-/// it). The normal return disarms the sequence and reports `r10` blocks done;
+/// it). The normal return disarms the sequence, zeroes the round keys the
+/// kernel read (at `rdi`: the next key's are at `r9`, and the caller makes
+/// that half current) and reports `r10` blocks done;
 /// the abort label `7:`, preceded by the signature glibc registers for the
 /// thread (RSEQ_SIG, inside a `ud1` so that nothing runs into it), zeroes
 /// the registers and reports `r10 - rdx` blocks done and the abort. Label
@@ -139,6 +158,16 @@ macro_rules! rseq_end {
             "jz 10f\n",
             "mov qword ptr [r8], 0\n",
             "10:\n",
+            // The round keys the kernel read (at `rdi`), with xmm0 zeroed.
+            "xorps xmm0, xmm0\n",
+            "movups xmmword ptr [rdi], xmm0\nmovups xmmword ptr [rdi + 16], xmm0\n",
+            "movups xmmword ptr [rdi + 32], xmm0\nmovups xmmword ptr [rdi + 48], xmm0\n",
+            "movups xmmword ptr [rdi + 64], xmm0\nmovups xmmword ptr [rdi + 80], xmm0\n",
+            "movups xmmword ptr [rdi + 96], xmm0\nmovups xmmword ptr [rdi + 112], xmm0\n",
+            "movups xmmword ptr [rdi + 128], xmm0\nmovups xmmword ptr [rdi + 144], xmm0\n",
+            "movups xmmword ptr [rdi + 160], xmm0\nmovups xmmword ptr [rdi + 176], xmm0\n",
+            "movups xmmword ptr [rdi + 192], xmm0\nmovups xmmword ptr [rdi + 208], xmm0\n",
+            "movups xmmword ptr [rdi + 224], xmm0\n",
             "mov rax, r10\n",
             "xor edx, edx\n",
             "ret\n",
@@ -150,7 +179,7 @@ macro_rules! rseq_end {
             "sub rax, rdx\n",
             "mov edx, 1\n",
             "ret\n",
-            ".pushsection .data.rel.ro.randp_rseq_cs, \"aw\", @progbits\n",
+            $crate::keystream::x86::rseq_cs_section!(),
             ".balign 32\n",
             "9:\n",
             ".long 0, 0\n",
@@ -161,45 +190,95 @@ macro_rules! rseq_end {
 }
 pub(super) use rseq_end;
 
-/// One AES-256 key-expansion step: round keys `2i` and (below 7) `2i + 1`
-/// from the two before them, xmm1 holding round key `2i - 2` and xmm3 round
-/// key `2i - 1`. Intel's AES-NI white paper, figure 28.
+/// One AES-256 key-expansion step: round key `2i` (and, given `$o`, round
+/// key `2i + 1`) from the two before it, `$even` holding round key `2i - 2`
+/// and `$odd` round key `2i - 1` (both replaced), `$t` and `$u` scratch,
+/// stored at `[r9 + $e]` (and `[r9 + $o]`). Intel's AES-NI white paper,
+/// figure 28. `sse`: legacy encodings; `vex`: AVX encodings, for the kernels
+/// that use wider vectors.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! expand_step {
-    ($rcon:literal, $even:literal) => {
+    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal) => {
         concat!(
-            "aeskeygenassist xmm2, xmm3, ", $rcon, "\n",
-            "pshufd xmm2, xmm2, 0xff\n",
-            "movdqa xmm4, xmm1\n",
-            "pslldq xmm4, 4\n",
-            "pxor xmm1, xmm4\n",
-            "pslldq xmm4, 4\n",
-            "pxor xmm1, xmm4\n",
-            "pslldq xmm4, 4\n",
-            "pxor xmm1, xmm4\n",
-            "pxor xmm1, xmm2\n",
-            "movdqu xmmword ptr [rdi + ", $even, "], xmm1\n",
+            "aeskeygenassist ", $t, ", ", $odd, ", ", $rcon, "\n",
+            "pshufd ", $t, ", ", $t, ", 0xff\n",
+            "movdqa ", $u, ", ", $even, "\n",
+            "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
+            "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
+            "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
+            "pxor ", $even, ", ", $t, "\n",
+            "movdqu xmmword ptr [r9 + ", $e, "], ", $even, "\n",
         )
     };
-    ($rcon:literal, $even:literal, $odd:literal) => {
+    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal, $o:literal) => {
         concat!(
-            expand_step!($rcon, $even),
-            "aeskeygenassist xmm2, xmm1, 0\n",
-            "pshufd xmm2, xmm2, 0xaa\n",
-            "movdqa xmm4, xmm3\n",
-            "pslldq xmm4, 4\n",
-            "pxor xmm3, xmm4\n",
-            "pslldq xmm4, 4\n",
-            "pxor xmm3, xmm4\n",
-            "pslldq xmm4, 4\n",
-            "pxor xmm3, xmm4\n",
-            "pxor xmm3, xmm2\n",
-            "movdqu xmmword ptr [rdi + ", $odd, "], xmm3\n",
+            expand_step!(sse, $even, $odd, $t, $u, $rcon, $e),
+            "aeskeygenassist ", $t, ", ", $even, ", 0\n",
+            "pshufd ", $t, ", ", $t, ", 0xaa\n",
+            "movdqa ", $u, ", ", $odd, "\n",
+            "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
+            "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
+            "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
+            "pxor ", $odd, ", ", $t, "\n",
+            "movdqu xmmword ptr [r9 + ", $o, "], ", $odd, "\n",
+        )
+    };
+    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal) => {
+        concat!(
+            "vaeskeygenassist ", $t, ", ", $odd, ", ", $rcon, "\n",
+            "vpshufd ", $t, ", ", $t, ", 0xff\n",
+            "vpslldq ", $u, ", ", $even, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
+            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
+            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
+            "vpxor ", $even, ", ", $even, ", ", $t, "\n",
+            "vmovdqu xmmword ptr [r9 + ", $e, "], ", $even, "\n",
+        )
+    };
+    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal, $o:literal) => {
+        concat!(
+            expand_step!(vex, $even, $odd, $t, $u, $rcon, $e),
+            "vaeskeygenassist ", $t, ", ", $even, ", 0\n",
+            "vpshufd ", $t, ", ", $t, ", 0xaa\n",
+            "vpslldq ", $u, ", ", $odd, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
+            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
+            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
+            "vpxor ", $odd, ", ", $odd, ", ", $t, "\n",
+            "vmovdqu xmmword ptr [r9 + ", $o, "], ", $odd, "\n",
         )
     };
 }
+pub(super) use expand_step;
 
-/// Zeroes the registers the key expansion and the seed mix use.
+/// The whole expansion of a key held in `$even` (round key 0) and `$odd`
+/// (round key 1) into round keys 2 to 14 at `r9` (round keys 0 and 1 are
+/// stored by the caller). Steps 1 to 4 and 5 to 7 are separate, for kernels
+/// that spread them over their first two groups of blocks.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! expand_steps_1_4 {
+    ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
+        concat!(
+            expand_step!($enc, $even, $odd, $t, $u, "0x01", "32", "48"),
+            expand_step!($enc, $even, $odd, $t, $u, "0x02", "64", "80"),
+            expand_step!($enc, $even, $odd, $t, $u, "0x04", "96", "112"),
+            expand_step!($enc, $even, $odd, $t, $u, "0x08", "128", "144"),
+        )
+    };
+}
+pub(super) use expand_steps_1_4;
+
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! expand_steps_5_7 {
+    ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
+        concat!(
+            expand_step!($enc, $even, $odd, $t, $u, "0x10", "160", "176"),
+            expand_step!($enc, $even, $odd, $t, $u, "0x20", "192", "208"),
+            expand_step!($enc, $even, $odd, $t, $u, "0x40", "224"),
+        )
+    };
+}
+pub(super) use expand_steps_5_7;
+
+/// Zeroes the registers the seed mix uses.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! zero_xmm1_4 {
     () => {
@@ -207,55 +286,24 @@ macro_rules! zero_xmm1_4 {
     };
 }
 
-/// Expands the key in `next` over round keys 0 to 14 of the schedule at
-/// `rdi` (a kernel: the other arguments but `r8` are ignored). `next` is left
-/// as it is, so that the sequence can be run again; the caller zeroes it.
+/// Writes the key of the round keys at `rdi` (round keys 0 and 1) XORed
+/// with the 32 bytes at `rsi`, and its expansion, to the round keys at `r9`
+/// (a kernel: `rdx` and `rcx` are ignored). Reads nothing it writes, so it
+/// can be run again.
 ///
 /// # Safety
-/// `rdi` is valid for reads and writes of a [`Schedule`]; `r8` is null or
-/// this thread's registered `rseq_cs` word; the CPU has AES-NI.
+/// `rdi` is valid for reads of [`RoundKeys`], `r9` for writes, `rsi` for
+/// reads of 32 bytes, none overlapping `r9`; `r8` is null or this thread's
+/// registered `rseq_cs` word; the CPU has AES-NI.
 #[unsafe(naked)]
 #[rustfmt::skip] // one assembly line per source line
-pub(super) unsafe extern "sysv64" fn expand_next(
-    _ks: *mut Schedule,
-    _out: *mut u8,
-    _n: usize,
-    _first: u64,
-    _rseq_cs: *mut u64,
-) -> Progress {
-    core::arch::naked_asm!(
-        rseq_begin!(),
-        "movdqu xmm1, xmmword ptr [rdi + {next}]",
-        "movdqu xmm3, xmmword ptr [rdi + {next} + 16]",
-        "movdqu xmmword ptr [rdi], xmm1",
-        "movdqu xmmword ptr [rdi + 16], xmm3",
-        expand_step!("0x01", "32", "48"),
-        expand_step!("0x02", "64", "80"),
-        expand_step!("0x04", "96", "112"),
-        expand_step!("0x08", "128", "144"),
-        expand_step!("0x10", "160", "176"),
-        expand_step!("0x20", "192", "208"),
-        expand_step!("0x40", "224"),
-        rseq_end!(zero_xmm1_4!()),
-        next = const S_NEXT,
-    )
-}
-
-/// Writes the key of the schedule at `rdi` (round keys 0 and 1) XORed with
-/// the 32 bytes at `rsi` into its `next` (a kernel: `rdx` and `rcx` are
-/// ignored). Reads nothing it writes, so it can be run again.
-///
-/// # Safety
-/// `rdi` is valid for reads and writes of a [`Schedule`], `rsi` for reads of
-/// 32 bytes; `r8` is null or this thread's registered `rseq_cs` word.
-#[unsafe(naked)]
-#[rustfmt::skip] // one assembly line per source line
-pub(super) unsafe extern "sysv64" fn mix_into_next(
-    _ks: *mut Schedule,
+pub(super) unsafe extern "sysv64" fn mix_expand(
+    _cur: *const RoundKeys,
     _seed: *mut u8,
     _n: usize,
     _first: u64,
     _rseq_cs: *mut u64,
+    _next: *mut RoundKeys,
 ) -> Progress {
     core::arch::naked_asm!(
         rseq_begin!(),
@@ -265,11 +313,52 @@ pub(super) unsafe extern "sysv64" fn mix_into_next(
         "pxor xmm1, xmm4",
         "movdqu xmm4, xmmword ptr [rsi + 16]",
         "pxor xmm3, xmm4",
-        "movdqu xmmword ptr [rdi + {next}], xmm1",
-        "movdqu xmmword ptr [rdi + {next} + 16], xmm3",
+        "movdqu xmmword ptr [r9], xmm1",
+        "movdqu xmmword ptr [r9 + 16], xmm3",
+        expand_steps_1_4!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
+        expand_steps_5_7!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
         rseq_end!(zero_xmm1_4!()),
-        next = const S_NEXT,
     )
+}
+
+/// [`super::move_out`] with 64-byte vectors.
+///
+/// # Safety
+/// As for [`super::move_out`]; the CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn move_out_512(src: *mut u8, dst: *mut u8, n: usize) {
+    use core::arch::x86_64::{_mm512_loadu_si512, _mm512_setzero_si512, _mm512_storeu_si512};
+    let mut i = 0;
+    // SAFETY: every access stays below `n` bytes of `src` and `dst`.
+    unsafe {
+        while i + 64 <= n {
+            let v = _mm512_loadu_si512(src.add(i).cast());
+            _mm512_storeu_si512(dst.add(i).cast(), v);
+            _mm512_storeu_si512(src.add(i).cast(), _mm512_setzero_si512());
+            i += 64;
+        }
+        super::move_out_words(src.add(i), dst.add(i), n - i);
+    }
+}
+
+/// [`super::move_out`] with 32-byte vectors.
+///
+/// # Safety
+/// As for [`super::move_out`]; the CPU has AVX.
+#[target_feature(enable = "avx")]
+pub(super) unsafe fn move_out_256(src: *mut u8, dst: *mut u8, n: usize) {
+    use core::arch::x86_64::{_mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256};
+    let mut i = 0;
+    // SAFETY: every access stays below `n` bytes of `src` and `dst`.
+    unsafe {
+        while i + 32 <= n {
+            let v = _mm256_loadu_si256(src.add(i).cast());
+            _mm256_storeu_si256(dst.add(i).cast(), v);
+            _mm256_storeu_si256(src.add(i).cast(), _mm256_setzero_si256());
+            i += 32;
+        }
+        super::move_out_words(src.add(i), dst.add(i), n - i);
+    }
 }
 
 /// Zeroes the `len` bytes below its own return address, down to `low` at the

@@ -1,8 +1,9 @@
 //! The AES-NI kernel: eight blocks in flight, round keys read from the state
 //! one round at a time.
 
-use super::Schedule;
-use super::x86::{C_BSWAP, C_ONE, CONSTS, Progress, S_NEXT, rseq_begin, rseq_end};
+use super::RoundKeys;
+use super::x86::{C_BSWAP, C_ONE, CONSTS, Progress, expand_step, expand_steps_1_4, expand_steps_5_7};
+use super::x86::{rseq_begin, rseq_end};
 
 /// One round on the eight blocks xmm0..xmm7 with the round key at `$off`.
 #[rustfmt::skip] // one assembly line per source line
@@ -57,40 +58,39 @@ macro_rules! zero_all {
             "pxor xmm0, xmm0\npxor xmm1, xmm1\npxor xmm2, xmm2\npxor xmm3, xmm3\n",
             "pxor xmm4, xmm4\npxor xmm5, xmm5\npxor xmm6, xmm6\npxor xmm7, xmm7\n",
             "pxor xmm8, xmm8\npxor xmm9, xmm9\npxor xmm10, xmm10\npxor xmm11, xmm11\n",
-            "pxor xmm12, xmm12\npxor xmm13, xmm13\n",
+            "pxor xmm12, xmm12\npxor xmm13, xmm13\npxor xmm14, xmm14\npxor xmm15, xmm15\n",
         )
     };
 }
 
 /// The keystream kernel (see `x86`'s module documentation): writes blocks
-/// `first .. first + n` of AES-256-CTR under the schedule at `rdi` to `rsi`,
-/// and blocks 0 and 1 to the schedule's `next`.
+/// `first .. first + n` of AES-256-CTR under the round keys at `rdi` to
+/// `rsi`, and the round keys of the key made of blocks 0 and 1 to `r9`.
 ///
 /// # Safety
-/// `rdi` is valid for reads and writes of a [`Schedule`], `rsi` for writes of
-/// `16 * n` bytes, and they do not overlap; `r8` is null or this thread's
-/// registered `rseq_cs` word; the CPU has AES-NI and SSSE3.
+/// `rdi` is valid for reads of [`RoundKeys`], `r9` for writes, `rsi` for
+/// writes of `16 * n` bytes, none of them overlapping; `r8` is null or this
+/// thread's registered `rseq_cs` word; the CPU has AES-NI and SSSE3.
 #[unsafe(naked)]
 #[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe extern "sysv64" fn keystream(
-    _ks: *mut Schedule,
+    _cur: *const RoundKeys,
     _out: *mut u8,
     _n: usize,
     _first: u64,
     _rseq_cs: *mut u64,
+    _next: *mut RoundKeys,
 ) -> Progress {
     core::arch::naked_asm!(
         rseq_begin!(),
-        "lea r9, [rip + {consts}]",
-        "movdqu xmm11, xmmword ptr [r9 + {bswap}]",
-        "movdqu xmm10, xmmword ptr [r9 + {one}]",
+        "lea r11, [rip + {consts}]",
+        "movdqu xmm11, xmmword ptr [r11 + {bswap}]",
+        "movdqu xmm10, xmmword ptr [r11 + {one}]",
         // Counters 0 and 1: the next key.
         "pxor xmm9, xmm9",
         next_counter!("xmm12"),
         next_counter!("xmm13"),
         cipher_small!("xmm12", "xmm13"),
-        "movdqu xmmword ptr [rdi + {next}], xmm12",
-        "movdqu xmmword ptr [rdi + {next} + 16], xmm13",
         // Then counters first, first + 1, ….
         "movq xmm9, rcx",
         "2:",
@@ -125,10 +125,15 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "dec rdx",
         "jmp 3b",
         "4:",
+        // The next key's round keys: 0 and 1 from xmm12 and xmm13, then its
+        // expansion.
+        "movdqu xmmword ptr [r9], xmm12",
+        "movdqu xmmword ptr [r9 + 16], xmm13",
+        expand_steps_1_4!(sse, "xmm12", "xmm13", "xmm14", "xmm15"),
+        expand_steps_5_7!(sse, "xmm12", "xmm13", "xmm14", "xmm15"),
         rseq_end!(zero_all!()),
         consts = sym CONSTS,
         bswap = const C_BSWAP,
         one = const C_ONE,
-        next = const S_NEXT,
     )
 }

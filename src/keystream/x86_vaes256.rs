@@ -1,8 +1,9 @@
 //! The VAES-256 kernel: sixteen blocks in flight in eight 256-bit registers,
 //! each round key broadcast from the state once per round.
 
-use super::Schedule;
-use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS, Progress, S_NEXT, rseq_begin, rseq_end};
+use super::RoundKeys;
+use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS, Progress, expand_step, expand_steps_1_4, expand_steps_5_7};
+use super::x86::{rseq_begin, rseq_end};
 
 /// One round on ymm0..ymm7 with the round key at `$off`.
 #[rustfmt::skip] // one assembly line per source line
@@ -54,37 +55,37 @@ macro_rules! next_counters {
 }
 
 /// The keystream kernel (see `x86`'s module documentation): writes blocks
-/// `first .. first + n` of AES-256-CTR under the schedule at `rdi` to `rsi`,
-/// and blocks 0 and 1 to the schedule's `next`.
+/// `first .. first + n` of AES-256-CTR under the round keys at `rdi` to
+/// `rsi`, and the round keys of the key made of blocks 0 and 1 to `r9`.
 ///
 /// # Safety
-/// `rdi` is valid for reads and writes of a [`Schedule`], `rsi` for writes of
-/// `16 * n` bytes, and they do not overlap; `r8` is null or this thread's
-/// registered `rseq_cs` word; the CPU has AVX2 and VAES.
+/// `rdi` is valid for reads of [`RoundKeys`], `r9` for writes, `rsi` for
+/// writes of `16 * n` bytes, none of them overlapping; `r8` is null or this
+/// thread's registered `rseq_cs` word; the CPU has AVX2 and VAES.
 #[unsafe(naked)]
 #[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe extern "sysv64" fn keystream(
-    _ks: *mut Schedule,
+    _cur: *const RoundKeys,
     _out: *mut u8,
     _n: usize,
     _first: u64,
     _rseq_cs: *mut u64,
+    _next: *mut RoundKeys,
 ) -> Progress {
     core::arch::naked_asm!(
         rseq_begin!(),
-        "lea r9, [rip + {consts}]",
-        "vbroadcasti128 ymm11, xmmword ptr [r9 + {bswap}]",
-        "vbroadcasti128 ymm10, xmmword ptr [r9 + {two}]",
-        "vmovdqu ymm9, ymmword ptr [r9 + {counters}]",
+        "lea r11, [rip + {consts}]",
+        "vbroadcasti128 ymm11, xmmword ptr [r11 + {bswap}]",
+        "vbroadcasti128 ymm10, xmmword ptr [r11 + {two}]",
+        "vmovdqu ymm9, ymmword ptr [r11 + {counters}]",
         // Counters 0 and 1: the next key.
         "vpshufb ymm12, ymm9, ymm11",
         cipher1!(ymm, "ymm12"),
-        "vmovdqu ymmword ptr [rdi + {next}], ymm12",
         // Then counters first, first + 1, …: `first` added to the low
         // quadword of each lane.
-        "vmovq xmm12, rcx",
-        "vinserti128 ymm12, ymm12, xmm12, 1",
-        "vpaddq ymm9, ymm9, ymm12",
+        "vmovq xmm13, rcx",
+        "vinserti128 ymm13, ymm13, xmm13, 1",
+        "vpaddq ymm9, ymm9, ymm13",
         "2:",
         "cmp rdx, 16",
         "jb 3f",
@@ -124,11 +125,16 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "vmovdqu xmmword ptr [rsi], xmm0",
         "xor edx, edx",
         "5:",
+        // The next key's round keys: 0 and 1 from ymm12, then its expansion.
+        "vextracti128 xmm13, ymm12, 1",
+        "vmovdqu xmmword ptr [r9], xmm12",
+        "vmovdqu xmmword ptr [r9 + 16], xmm13",
+        expand_steps_1_4!(vex, "xmm12", "xmm13", "xmm14", "xmm15"),
+        expand_steps_5_7!(vex, "xmm12", "xmm13", "xmm14", "xmm15"),
         rseq_end!("vzeroall\n"),
         consts = sym CONSTS,
         bswap = const C_BSWAP,
         two = const C_TWO,
         counters = const C_COUNTERS,
-        next = const S_NEXT,
     )
 }

@@ -1,8 +1,9 @@
 //! The VAES-512 kernel: 32 blocks in flight in eight 512-bit registers, the
 //! 15 round keys broadcast once into zmm16..zmm30.
 
-use super::Schedule;
-use super::x86::{C_BSWAP, C_COUNTERS, C_FOUR, CONSTS, Progress, S_NEXT, rseq_begin, rseq_end};
+use super::RoundKeys;
+use super::x86::{C_BSWAP, C_COUNTERS, C_FOUR, CONSTS, Progress, expand_step};
+use super::x86::{rseq_begin, rseq_end};
 
 /// One round on zmm0..zmm7 with the round key in `$k`.
 #[rustfmt::skip] // one assembly line per source line
@@ -65,22 +66,78 @@ macro_rules! zero_all {
     };
 }
 
+/// A group of 32 blocks on zmm0..zmm7 stored at `rsi`, with two steps of
+/// the next key's expansion among its rounds, where they run in the shadow
+/// of the AES instructions (the expansion's chain of dependent
+/// aeskeygenassist is slow, a group's 120 rounds of blocks are many and
+/// independent).
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! group_expanding {
+    ($step1:expr, $step2:expr) => {
+        concat!(
+            next_counters!("zmm0"), next_counters!("zmm1"), next_counters!("zmm2"), next_counters!("zmm3"),
+            next_counters!("zmm4"), next_counters!("zmm5"), next_counters!("zmm6"), next_counters!("zmm7"),
+            round8!("vpxorq", "zmm16"), round8!("vaesenc", "zmm17"), round8!("vaesenc", "zmm18"),
+            $step1,
+            round8!("vaesenc", "zmm19"), round8!("vaesenc", "zmm20"), round8!("vaesenc", "zmm21"),
+            round8!("vaesenc", "zmm22"), round8!("vaesenc", "zmm23"), round8!("vaesenc", "zmm24"),
+            $step2,
+            round8!("vaesenc", "zmm25"), round8!("vaesenc", "zmm26"), round8!("vaesenc", "zmm27"),
+            round8!("vaesenc", "zmm28"), round8!("vaesenc", "zmm29"), round8!("vaesenclast", "zmm30"),
+            store8!(),
+        )
+    };
+}
+
+/// Stores zmm0..zmm7 at `rsi` and moves on by 32 blocks.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store8 {
+    () => {
+        concat!(
+            "vmovdqu64 zmmword ptr [rsi], zmm0\n",
+            "vmovdqu64 zmmword ptr [rsi + 64], zmm1\n",
+            "vmovdqu64 zmmword ptr [rsi + 128], zmm2\n",
+            "vmovdqu64 zmmword ptr [rsi + 192], zmm3\n",
+            "vmovdqu64 zmmword ptr [rsi + 256], zmm4\n",
+            "vmovdqu64 zmmword ptr [rsi + 320], zmm5\n",
+            "vmovdqu64 zmmword ptr [rsi + 384], zmm6\n",
+            "vmovdqu64 zmmword ptr [rsi + 448], zmm7\n",
+            "add rsi, 512\n",
+            "sub rdx, 32\n",
+        )
+    };
+}
+
+/// An expansion step on xmm11 (even round key) and xmm12 (odd), scratch
+/// xmm13 and xmm14.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! step {
+    ($rcon:literal, $e:literal, $o:literal) => {
+        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $rcon, $e, $o)
+    };
+    ($rcon:literal, $e:literal) => {
+        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $rcon, $e)
+    };
+}
+
 /// The keystream kernel (see `x86`'s module documentation): writes blocks
-/// `first .. first + n` of AES-256-CTR under the schedule at `rdi` to `rsi`,
-/// and blocks 0 and 1 to the schedule's `next`.
+/// `first .. first + n` of AES-256-CTR under the round keys at `rdi` to
+/// `rsi`, and the round keys of the key made of blocks 0 and 1 to `r9`.
 ///
 /// # Safety
-/// `rdi` is valid for reads and writes of a [`Schedule`], `rsi` for writes of
-/// `16 * n` bytes, and they do not overlap; `r8` is null or this thread's
-/// registered `rseq_cs` word; the CPU has AVX-512F, AVX-512BW and VAES.
+/// `rdi` is valid for reads of [`RoundKeys`], `r9` for writes, `rsi` for
+/// writes of `16 * n` bytes, none of them overlapping; `r8` is null or this
+/// thread's registered `rseq_cs` word; the CPU has AVX-512F, AVX-512BW and
+/// VAES.
 #[unsafe(naked)]
 #[rustfmt::skip] // one assembly line per source line
 pub(super) unsafe extern "sysv64" fn keystream(
-    _ks: *mut Schedule,
+    _cur: *const RoundKeys,
     _out: *mut u8,
     _n: usize,
     _first: u64,
     _rseq_cs: *mut u64,
+    _next: *mut RoundKeys,
 ) -> Progress {
     core::arch::naked_asm!(
         rseq_begin!(),
@@ -89,20 +146,38 @@ pub(super) unsafe extern "sysv64" fn keystream(
         load_key!("zmm22", "96"), load_key!("zmm23", "112"), load_key!("zmm24", "128"),
         load_key!("zmm25", "144"), load_key!("zmm26", "160"), load_key!("zmm27", "176"),
         load_key!("zmm28", "192"), load_key!("zmm29", "208"), load_key!("zmm30", "224"),
-        "lea r9, [rip + {consts}]",
-        "vbroadcasti32x4 zmm10, xmmword ptr [r9 + {bswap}]",
-        "vbroadcasti32x4 zmm9, xmmword ptr [r9 + {four}]",
-        "vmovdqu64 zmm8, zmmword ptr [r9 + {counters}]",
+        "lea r11, [rip + {consts}]",
+        "vbroadcasti32x4 zmm10, xmmword ptr [r11 + {bswap}]",
+        "vbroadcasti32x4 zmm9, xmmword ptr [r11 + {four}]",
+        "vmovdqu64 zmm8, zmmword ptr [r11 + {counters}]",
         // Counters 0..3: blocks 0 and 1 are the next key.
         "vpshufb zmm11, zmm8, zmm10",
         cipher1!("zmm11"),
-        "vmovdqu ymmword ptr [rdi + {next}], ymm11",
         // Then counters first, first + 1, …: `first` added to the low
         // quadword of each lane.
         "mov eax, 0x55",
         "kmovw k1, eax",
         "vpbroadcastq zmm12 {{k1}}{{z}}, rcx",
         "vpaddq zmm8, zmm8, zmm12",
+        // The next key's round keys 0 and 1 (xmm11, xmm12), then its
+        // expansion.
+        "vextracti32x4 xmm12, zmm11, 1",
+        "vmovdqu xmmword ptr [r9], xmm11",
+        "vmovdqu xmmword ptr [r9 + 16], xmm12",
+        // Two expansion steps per group of 32 blocks while there are groups
+        // (a step's chain is about a quarter of a group's time); r11 counts
+        // the steps made. The steps left when the groups run out come after
+        // the last blocks (label 5), so that those blocks are under way
+        // while the steps wait for one another.
+        "xor r11d, r11d",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x01", "32", "48"), step!("0x02", "64", "80")), "add r11d, 2",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x04", "96", "112"), step!("0x08", "128", "144")), "add r11d, 2",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x10", "160", "176"), step!("0x20", "192", "208")), "add r11d, 2",
+        "cmp rdx, 32", "jb 3f",
+        group_expanding!(step!("0x40", "224"), ""), "inc r11d",
         "2:",
         "cmp rdx, 32",
         "jb 3f",
@@ -114,16 +189,7 @@ pub(super) unsafe extern "sysv64" fn keystream(
         round8!("vaesenc", "zmm23"), round8!("vaesenc", "zmm24"), round8!("vaesenc", "zmm25"),
         round8!("vaesenc", "zmm26"), round8!("vaesenc", "zmm27"), round8!("vaesenc", "zmm28"),
         round8!("vaesenc", "zmm29"), round8!("vaesenclast", "zmm30"),
-        "vmovdqu64 zmmword ptr [rsi], zmm0",
-        "vmovdqu64 zmmword ptr [rsi + 64], zmm1",
-        "vmovdqu64 zmmword ptr [rsi + 128], zmm2",
-        "vmovdqu64 zmmword ptr [rsi + 192], zmm3",
-        "vmovdqu64 zmmword ptr [rsi + 256], zmm4",
-        "vmovdqu64 zmmword ptr [rsi + 320], zmm5",
-        "vmovdqu64 zmmword ptr [rsi + 384], zmm6",
-        "vmovdqu64 zmmword ptr [rsi + 448], zmm7",
-        "add rsi, 512",
-        "sub rdx, 32",
+        store8!(),
         "jmp 2b",
         "3:",
         "cmp rdx, 4",
@@ -148,11 +214,26 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "vmovdqu64 zmmword ptr [rsi] {{k1}}, zmm0",
         "xor edx, edx",
         "5:",
+        // The expansion steps the groups did not make: from step r11 + 1.
+        "cmp r11d, 7", "je 6f",
+        "cmp r11d, 6", "je 17f",
+        "cmp r11d, 5", "je 16f",
+        "cmp r11d, 4", "je 15f",
+        "cmp r11d, 3", "je 14f",
+        "cmp r11d, 2", "je 13f",
+        "cmp r11d, 1", "je 12f",
+        step!("0x01", "32", "48"),
+        "12:", step!("0x02", "64", "80"),
+        "13:", step!("0x04", "96", "112"),
+        "14:", step!("0x08", "128", "144"),
+        "15:", step!("0x10", "160", "176"),
+        "16:", step!("0x20", "192", "208"),
+        "17:", step!("0x40", "224"),
+        "6:",
         rseq_end!(zero_all!()),
         consts = sym CONSTS,
         bswap = const C_BSWAP,
         four = const C_FOUR,
         counters = const C_COUNTERS,
-        next = const S_NEXT,
     )
 }

@@ -1,8 +1,9 @@
 // The C ABI test: calls every function of include/randp.h through the real
 // library (the Makefile links it once against build/librandp.a and once
-// against target/release/librandp.so) and checks the contract the header
-// states. Exits 0 when every check passes; prints each failure and exits 1
-// otherwise.
+// against target/release/librandp.so; make test-windows-c links it with
+// mingw-w64 against build/windows/librandp.a and randp.dll and runs it under
+// wine) and checks the contract the header states. Exits 0 when every check
+// passes; prints each failure and exits 1 otherwise.
 
 #include "randp.h"
 
@@ -15,8 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 static int failures;
 
@@ -130,8 +135,10 @@ static void test_edge_cases(void)
 }
 
 // randp_bytes(NULL, n > 0) aborts the process with a message on stderr.
-static void test_bytes_null_aborts(void)
+#ifndef _WIN32
+static void test_bytes_null_aborts(const char *self)
 {
+	(void)self;
 	int fds[2];
 	if (pipe(fds) != 0) {
 		perror("pipe");
@@ -167,6 +174,48 @@ static void test_bytes_null_aborts(void)
 	      "randp_bytes(NULL, 16) must abort; child status 0x%x", status);
 	CHECK(strstr(msg, "randp") != NULL, "abort message must name randp; stderr was \"%s\"", msg);
 }
+#else
+// On Windows: this program run again with --null-bytes, its stderr read
+// through a pipe; the library ends it with __fastfail, whose exit status is
+// STATUS_STACK_BUFFER_OVERRUN.
+static void test_bytes_null_aborts(const char *self)
+{
+	SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
+	HANDLE rd, wr;
+	if (!CreatePipe(&rd, &wr, &sa, 0) || !SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0)) {
+		fprintf(stderr, "CreatePipe failed\n");
+		exit(2);
+	}
+	STARTUPINFOA si = {.cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES};
+	si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
+	si.hStdOutput = wr;
+	si.hStdError = wr;
+	PROCESS_INFORMATION pi;
+	char cmd[MAX_PATH + 32];
+	snprintf(cmd, sizeof cmd, "\"%s\" --null-bytes", self);
+	if (!CreateProcessA(NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi)) {
+		fprintf(stderr, "CreateProcess failed\n");
+		exit(2);
+	}
+	CloseHandle(wr);
+	char msg[1024];
+	DWORD len = 0, got;
+	while (len < sizeof msg - 1 && ReadFile(rd, msg + len, (DWORD)(sizeof msg - 1 - len), &got, NULL) && got > 0)
+		len += got;
+	msg[len] = '\0';
+	CloseHandle(rd);
+	WaitForSingleObject(pi.hProcess, INFINITE);
+	DWORD status = 0;
+	GetExitCodeProcess(pi.hProcess, &status);
+	CloseHandle(pi.hProcess);
+	CloseHandle(pi.hThread);
+	CHECK(status == 0xC0000409, "randp_bytes(NULL, 16) must abort (__fastfail); child status 0x%lx",
+	      (unsigned long)status);
+	CHECK(strstr(msg, "randp_bytes called with a NULL buffer") != NULL,
+	      "abort message must name randp; output was \"%s\"", msg);
+	CHECK(strstr(msg, "returned") == NULL, "randp_bytes(NULL, 16) returned");
+}
+#endif
 
 // Draws N values and checks that every bit position takes both values
 // (the OR of all draws has every bit of the type set, the AND has none):
@@ -323,6 +372,9 @@ static void test_threads(void)
 // After fork, parent and child draw from different streams, also when the
 // parent's buffer was partly consumed before the fork: no 16-byte block of
 // the child's output appears in the parent's.
+#ifdef _WIN32
+static void test_fork(void) { printf("test_randp: test_fork: not applicable, Windows has no fork\n"); }
+#else
 static void test_fork(void)
 {
 	enum { LEN = 4096 };
@@ -372,16 +424,22 @@ static void test_fork(void)
 			shared += memcmp(parent + i, child + j, 16) == 0;
 	CHECK(shared == 0, "%d 16-byte blocks appear in both parent and child output", shared);
 }
+#endif
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--null-bytes") == 0) {
+		randp_bytes(NULL, 16); // the child of test_bytes_null_aborts on Windows
+		printf("randp_bytes returned\n");
+		return 0;
+	}
 	test_edge_cases();
 	test_fills();
 	test_integers();
 	test_bounded();
 	test_threads();
 	test_fork();
-	test_bytes_null_aborts();
+	test_bytes_null_aborts(argv[0]);
 	if (failures) {
 		fprintf(stderr, "test_randp: %d checks failed\n", failures);
 		return 1;

@@ -1,6 +1,7 @@
-//! The C library as a C program sees it: librandp.so, loaded with dlopen from
-//! the target directory this test binary was built in (`make build`, or
-//! `cargo build -p randp-capi`, builds it first).
+//! The C library as a C program sees it: librandp.so (randp.dll on
+//! Windows), loaded with dlopen (LoadLibrary) from the target directory this
+//! test binary was built in (`make build`, or `cargo build -p randp-capi`
+//! with the same `--target`, builds it first).
 
 use std::ffi::{CString, c_int, c_void};
 
@@ -20,7 +21,17 @@ pub struct Capi {
 /// `RANDP_ERR_NULL` from include/randp.h.
 pub const RANDP_ERR_NULL: c_int = 1;
 
+/// Whether `status` is how the C library ends a process: SIGABRT on Linux;
+/// on Windows `__fastfail`'s status, STATUS_STACK_BUFFER_OVERRUN.
+pub fn is_abort(status: &std::process::ExitStatus) -> bool {
+    #[cfg(unix)]
+    return std::os::unix::process::ExitStatusExt::signal(status) == Some(libc::SIGABRT);
+    #[cfg(windows)]
+    return status.code() == Some(0xC000_0409_u32 as i32);
+}
+
 /// Loads target/<profile>/librandp.so (next to this binary's deps/ folder).
+#[cfg(unix)]
 pub fn load() -> Capi {
     let exe = std::env::current_exe().expect("own path");
     let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>/deps");
@@ -40,6 +51,36 @@ pub fn load() -> Capi {
     };
     // SAFETY: each symbol is the function include/randp.h declares with this
     // signature; the library stays loaded (it is never dlclosed, and is NODELETE).
+    unsafe {
+        Capi {
+            randp_bytes: std::mem::transmute::<*mut c_void, BytesFn>(sym("randp_bytes")),
+            randp_read: std::mem::transmute::<*mut c_void, ReadFn>(sym("randp_read")),
+            randp_lt_u32: std::mem::transmute::<*mut c_void, LtU32Fn>(sym("randp_lt_u32")),
+            randp_lt_u64: std::mem::transmute::<*mut c_void, LtU64Fn>(sym("randp_lt_u64")),
+        }
+    }
+}
+
+/// Loads target/<triple>/<profile>/randp.dll (next to this binary's deps/ folder).
+#[cfg(windows)]
+pub fn load() -> Capi {
+    use windows_sys::Win32::System::LibraryLoader::{GetProcAddress, LoadLibraryA};
+    let exe = std::env::current_exe().expect("own path");
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<triple>/<profile>/deps");
+    let path = dir.join("randp.dll");
+    assert!(path.exists(), "{} is missing: build the C library first (make build-windows)", path.display());
+    let cpath = CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: loads a library by path; randp.dll runs no code at load but
+    // the C runtime's.
+    let lib = unsafe { LoadLibraryA(cpath.as_ptr().cast()) };
+    assert!(!lib.is_null(), "LoadLibrary {}", path.display());
+    let sym = |name: &str| {
+        let c = CString::new(name).unwrap();
+        // SAFETY: `lib` is a live module handle.
+        let p = unsafe { GetProcAddress(lib, c.as_ptr().cast()) };
+        p.unwrap_or_else(|| panic!("{name} missing from randp.dll")) as *mut c_void
+    };
+    // SAFETY: as for the Linux loader; the DLL pins itself once it maps a state.
     unsafe {
         Capi {
             randp_bytes: std::mem::transmute::<*mut c_void, BytesFn>(sym("randp_bytes")),

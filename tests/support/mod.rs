@@ -15,26 +15,32 @@ pub fn run_child(role: &str) -> Output {
 }
 
 /// The signal that ended `out`'s process, if one did.
+#[cfg(target_os = "linux")]
 pub fn signal(out: &Output) -> Option<i32> {
     std::os::unix::process::ExitStatusExt::signal(&out.status)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 const AUDIT_ARCH: u32 = 0xc000_003e;
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_os = "linux", target_arch = "aarch64"))]
 const AUDIT_ARCH: u32 = 0xc000_00b7;
 
+#[cfg(target_os = "linux")]
 const OFFSET_NR: u32 = 0;
+#[cfg(target_os = "linux")]
 const OFFSET_ARCH: u32 = 4;
 /// Low 32 bits of argument `i` (little-endian) in `struct seccomp_data`.
+#[cfg(target_os = "linux")]
 const fn offset_arg(i: u32) -> u32 {
     16 + 8 * i
 }
 
+#[cfg(target_os = "linux")]
 fn stmt(code: u32, k: u32) -> libc::sock_filter {
     libc::sock_filter { code: code as u16, jt: 0, jf: 0, k }
 }
 
+#[cfg(target_os = "linux")]
 fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
     libc::sock_filter { code: code as u16, jt, jf, k }
 }
@@ -42,6 +48,7 @@ fn jump(code: u32, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
 /// Installs a seccomp filter under which system call `nr` fails with `errno`
 /// (only when its argument `arg` equals `value`, if given); every other call
 /// is allowed. Irreversible for this process.
+#[cfg(target_os = "linux")]
 pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
     let ld = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
     let jeq = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
@@ -78,7 +85,7 @@ pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
 pub fn write_all(fd: i32, mut bytes: &[u8]) {
     while !bytes.is_empty() {
         // SAFETY: `bytes` is valid for its length.
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len() as _) };
         assert!(n > 0, "write failed");
         bytes = &bytes[n as usize..];
     }

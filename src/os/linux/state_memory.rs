@@ -29,12 +29,11 @@ const REFUSED: u8 = 2;
 
 static WIPE_ON_FORK: AtomicU8 = AtomicU8::new(UNKNOWN);
 
-/// The size of every state mapping: one 4 KiB page (or the system's larger page).
-pub(crate) const STATE_LEN: usize = 4096;
+use super::super::STATE_LEN;
 
 /// Whether the kernel has been seen to honour MADV_WIPEONFORK; false once a
 /// mapping was refused. Probes the kernel on first use.
-pub(crate) fn honoured() -> bool {
+pub(in crate::os) fn honoured() -> bool {
     match WIPE_ON_FORK.load(Relaxed) {
         HONOURED => true,
         REFUSED => false,
@@ -57,7 +56,7 @@ fn probe() -> bool {
 /// How the last mapping was made, for diagnostics and tests.
 #[cfg(any(test, feature = "internals"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(in crate::os) enum Kind {
     /// MAP_DROPPABLE (Linux 6.11+): never swapped, wiped on fork, not dumped.
     Droppable,
     /// MADV_WIPEONFORK and MADV_DONTDUMP, and mlock when the limit allows.
@@ -68,7 +67,7 @@ static LAST_KIND: AtomicU8 = AtomicU8::new(0);
 
 /// How this process's state pages are mapped (`None` before the first one).
 #[cfg(any(test, feature = "internals"))]
-pub(crate) fn kind() -> Option<Kind> {
+pub(in crate::os) fn kind() -> Option<Kind> {
     match LAST_KIND.load(Relaxed) {
         1 => Some(Kind::Droppable),
         2 => Some(Kind::WipeOnFork { locked: true }),
@@ -77,24 +76,31 @@ pub(crate) fn kind() -> Option<Kind> {
     }
 }
 
-/// Maps zeroed, private memory for one `T` (at most [`STATE_LEN`] bytes, so
-/// it lies in one page), or returns `None` (and records the refusal) when the
-/// kernel does not honour MADV_WIPEONFORK or has no memory.
-///
-/// `T` must be valid when all-zero: that is what a forked child finds, and what
-/// a dropped page reads back as.
-pub(crate) fn map<T>() -> Option<NonNull<T>> {
-    const { assert!(size_of::<T>() <= STATE_LEN && align_of::<T>() <= STATE_LEN) };
-    Some(map_bytes()?.cast())
+/// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"` or
+/// `"wipeonfork"` (`None` before the first state is mapped).
+#[cfg(feature = "internals")]
+pub(crate) fn state_mapping() -> Option<&'static str> {
+    kind().map(|k| match k {
+        Kind::Droppable => "droppable",
+        Kind::WipeOnFork { locked: true } => "wipeonfork+mlock",
+        Kind::WipeOnFork { locked: false } => "wipeonfork",
+    })
 }
 
-/// Zeroes and unmaps memory from [`map`].
+/// Maps one zeroed, private [`STATE_LEN`]-byte page, or returns `None` (and
+/// records the refusal) when the kernel does not honour MADV_WIPEONFORK or
+/// has no memory.
+pub(in crate::os) fn map_page() -> Option<NonNull<u8>> {
+    map_bytes()
+}
+
+/// Zeroes and unmaps a page from [`map_page`].
 ///
 /// # Safety
-/// `p` came from `map::<T>()`, is not used afterwards, and nothing else refers to it.
-pub(crate) unsafe fn unmap<T>(p: NonNull<T>) {
+/// `p` came from `map_page()`, is not used afterwards, and nothing else refers to it.
+pub(in crate::os) unsafe fn unmap_page(p: NonNull<u8>) {
     // SAFETY: forwarded from the caller.
-    unsafe { unmap_bytes(p.cast()) }
+    unsafe { unmap_bytes(p) }
 }
 
 fn mmap(flags: libc::c_int) -> Option<NonNull<u8>> {
@@ -292,16 +298,9 @@ unsafe fn unmap_bytes(p: NonNull<u8>) {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-
-    /// Whether these tests run where the kernel's advice can be checked: on
-    /// x86_64 they run natively on Linux >= 4.14, where it must be; the
-    /// aarch64 build is tested under qemu-user, which accepts any advice and
-    /// ignores it, so there randp must refuse to keep userspace state.
-    pub(crate) fn native() -> bool {
-        cfg!(target_arch = "x86_64")
-    }
+    use crate::os::{map, unmap, userspace_state_expected as native};
 
     #[test]
     fn smaps_ranges_and_long_lines_are_parsed() {

@@ -1,0 +1,160 @@
+//! Linux (glibc): entropy from the getrandom(2) system call, the state in a
+//! page that a forked child finds zeroed (`state_memory`), released at
+//! thread exit by a pthread key destructor, and the thread-local word in
+//! initial-exec TLS (`tls`).
+//!
+//! Entropy comes only from the getrandom(2) system call, made directly, with
+//! flags 0: it blocks until the kernel's pool has been initialised (once, early
+//! in boot) and never reads a file descriptor, so it works in static binaries,
+//! in chroots without /dev, and in daemons that close every descriptor. EINTR
+//! is retried and short reads are continued; any other error (ENOSYS under an
+//! old kernel or a seccomp filter, EPERM, EFAULT, …) aborts the process with
+//! a message on stderr.
+
+mod state_memory;
+mod tls;
+
+use core::ptr::NonNull;
+use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
+
+#[cfg(feature = "internals")]
+pub(crate) use state_memory::state_mapping;
+pub(in crate::os) use state_memory::{map_page, unmap_page};
+pub(crate) use tls::slot;
+
+/// Fills the `len` bytes at `dst` from getrandom(2), aborting the process if
+/// the kernel cannot supply them.
+///
+/// # Safety
+/// `dst` is valid for writes of `len` bytes.
+pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) {
+    let mut done = 0;
+    while done < len {
+        // SAFETY: the caller guarantees `len` writable bytes at `dst`; the
+        // kernel writes at most `len - done` bytes from `dst + done`.
+        let n = unsafe { libc::syscall(libc::SYS_getrandom, dst.add(done), len - done, 0 as libc::c_uint) };
+        if n > 0 {
+            done += n as usize;
+            continue;
+        }
+        let errno = if n == 0 { 0 } else { last_errno() };
+        if errno != libc::EINTR {
+            crate::entropy::entropy_failed(format_args!("getrandom: errno {errno}"));
+        }
+    }
+}
+
+fn last_errno() -> i32 {
+    // SAFETY: __errno_location returns this thread's errno slot.
+    unsafe { *libc::__errno_location() }
+}
+
+/// Writes `msg` to stderr with a single write(2) and aborts the process
+/// (SIGABRT).
+pub(crate) fn write_stderr_and_abort(msg: &[u8]) -> ! {
+    // SAFETY: `msg` is a valid byte slice for its whole length; fd 2 may be
+    // closed, in which case write fails harmlessly. abort never returns.
+    unsafe {
+        libc::write(2, msg.as_ptr().cast(), msg.len());
+        libc::abort()
+    }
+}
+
+/// Whether the kernel honours MADV_WIPEONFORK, so that a thread may keep
+/// its state in userspace (probed on first use).
+pub(crate) fn userspace_state_allowed() -> bool {
+    state_memory::honoured()
+}
+
+/// The pthread key whose destructor releases a thread's state when the
+/// thread exits, plus one (0: not created yet).
+///
+/// A pthread key rather than a Rust thread-local destructor: registering one
+/// of those goes through `__cxa_thread_atexit_impl`, which allocates, so a
+/// thread whose first draw came from a signal handler that interrupted
+/// `malloc` would deadlock. glibc keeps the values of the first 32 keys of a
+/// process inside the thread descriptor, so setting one allocates nothing;
+/// randp creates its key when it is loaded (below) to be among them.
+static RELEASE_KEY: AtomicUsize = AtomicUsize::new(0);
+
+/// Creates the release key when the program or library is loaded, before
+/// `main` or during `dlopen`.
+#[used]
+#[unsafe(link_section = ".init_array")]
+static CREATE_KEY_AT_LOAD: extern "C" fn() = create_key_at_load;
+
+extern "C" fn create_key_at_load() {
+    let _ = release_key();
+}
+
+fn release_key() -> Option<libc::pthread_key_t> {
+    let k = RELEASE_KEY.load(Acquire);
+    if k != 0 {
+        return Some((k - 1) as libc::pthread_key_t);
+    }
+    let mut key: libc::pthread_key_t = 0;
+    // SAFETY: `key` is a valid out-pointer and `release` has the signature
+    // pthread key destructors need.
+    if unsafe { libc::pthread_key_create(&mut key, Some(release)) } != 0 {
+        return None;
+    }
+    match RELEASE_KEY.compare_exchange(0, key as usize + 1, AcqRel, Acquire) {
+        Ok(_) => Some(key),
+        Err(other) => {
+            // Another thread created the key first; ours was never set.
+            // SAFETY: `key` was created above and holds no values.
+            unsafe { libc::pthread_key_delete(key) };
+            Some((other - 1) as libc::pthread_key_t)
+        }
+    }
+}
+
+/// Arranges that the state at `p` is released when this thread exits: sets
+/// this thread's value of the release key. False if that cannot be done.
+pub(crate) fn release_at_thread_exit(p: NonNull<u8>) -> bool {
+    // SAFETY: the key is live; the value is this thread's own state.
+    release_key().is_some_and(|key| unsafe { libc::pthread_setspecific(key, p.as_ptr().cast()) } == 0)
+}
+
+/// The pthread key destructor: pthread has cleared the key's value, and
+/// destructors run after the thread's own code has returned, so no call is
+/// using the state.
+unsafe extern "C" fn release(p: *mut libc::c_void) {
+    crate::thread_state::thread_exit(p as usize);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn the_release_key_was_made_at_load() {
+        assert_ne!(RELEASE_KEY.load(Relaxed), 0, "the .init_array constructor ran");
+    }
+
+    #[test]
+    fn draws_after_release_read_the_os_and_map_nothing() {
+        if !crate::os::userspace_state_expected() {
+            return; // no userspace state to release under qemu-user
+        }
+        std::thread::spawn(|| {
+            assert!(crate::uses_userspace_generator());
+            let p = slot().load(Relaxed);
+            // SAFETY: this thread's own state, released exactly as at exit.
+            unsafe { release(p as *mut libc::c_void) };
+            assert!(crate::thread_state::exited());
+            assert!(!crate::uses_userspace_generator(), "after release the thread reads the OS");
+            assert!(crate::thread_state::exited(), "no new state was mapped");
+            // SAFETY: pthread_getspecific has no preconditions for a live key.
+            let value = unsafe { libc::pthread_getspecific(release_key().unwrap()) };
+            // The key's value still names the unmapped page; clear it so that
+            // the real exit does not release it twice.
+            assert!(!value.is_null());
+            // SAFETY: clearing this thread's own value of a live key.
+            unsafe { libc::pthread_setspecific(release_key().unwrap(), core::ptr::null()) };
+        })
+        .join()
+        .unwrap();
+    }
+}

@@ -1,0 +1,73 @@
+//! What randp needs from the operating system, behind one small interface,
+//! with one module per system (`linux/`, `windows.rs`): the generator, the
+//! per-thread bookkeeping and the keystream above it are the same on every
+//! system.
+//!
+//! Each system's module provides:
+//! - **entropy**: `fill_entropy(dst, len)` fills `len` bytes from the OS's
+//!   preferred source (Linux: the getrandom(2) system call; Windows:
+//!   ProcessPrng), or ends the process through
+//!   [`crate::entropy::entropy_failed`]; never a weaker fallback;
+//! - **the one way out**: `write_stderr_and_abort(msg)`, which allocates
+//!   nothing and takes no lock;
+//! - **state memory**: `map_page()` maps one zeroed [`STATE_LEN`]-byte page
+//!   for a thread's state, kept out of swap and dumps as far as the system
+//!   allows, or returns `None` when no userspace state may be kept (Linux:
+//!   the kernel does not honour wipe-on-fork); `unmap_page(p)` zeroes and
+//!   releases it; `userspace_state_allowed()` says whether `map_page` can
+//!   succeed; `state_mapping()` names how pages are mapped (diagnostics);
+//! - **thread exit**: `release_at_thread_exit(p)` arranges that
+//!   [`crate::thread_state::thread_exit`] runs when this thread exits, also
+//!   for threads created by C code that Rust knows nothing of;
+//! - **the thread-local word**: `slot()`, this thread's word (zero in a new
+//!   thread), reached in a few instructions with no call.
+//!
+//! Any other target stops at the `compile_error!` in `lib.rs`.
+
+use core::ptr::NonNull;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+use linux as imp;
+
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as imp;
+
+#[cfg(feature = "internals")]
+pub(crate) use imp::state_mapping;
+pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
+
+/// The size of every state mapping: one 4 KiB page.
+pub(crate) const STATE_LEN: usize = 4096;
+
+/// Maps zeroed, private memory for one `T` (at most [`STATE_LEN`] bytes, so
+/// it lies in one page), or returns `None` when this system keeps no
+/// userspace state or has no memory.
+///
+/// `T` must be valid when all-zero: that is what a fresh page holds, and on
+/// Linux what a forked child finds and what a dropped page reads back as.
+pub(crate) fn map<T>() -> Option<NonNull<T>> {
+    const { assert!(size_of::<T>() <= STATE_LEN && align_of::<T>() <= STATE_LEN) };
+    Some(imp::map_page()?.cast())
+}
+
+/// Zeroes and releases memory from [`map`].
+///
+/// # Safety
+/// `p` came from `map::<T>()`, is not used afterwards, and nothing else refers to it.
+pub(crate) unsafe fn unmap<T>(p: NonNull<T>) {
+    // SAFETY: forwarded from the caller.
+    unsafe { imp::unmap_page(p.cast()) }
+}
+
+/// Whether a thread's draws are expected to come from a userspace state in
+/// this test run: natively, yes; the aarch64 Linux build is tested under
+/// qemu-user, which ignores MADV_WIPEONFORK, so there randp must refuse to
+/// keep one.
+#[cfg(test)]
+pub(crate) fn userspace_state_expected() -> bool {
+    cfg!(any(windows, target_arch = "x86_64"))
+}
