@@ -13,12 +13,18 @@
 
 use std::hint::black_box;
 
-mod support;
-use support::scan::at_depth;
-
-/// How much stack is read back below the caller (the draw runs
-/// `support::scan::DEPTH` below it).
+/// How far below the caller the draw runs, and how much stack is read back.
+const DEPTH: usize = 32 * 1024;
 const SCAN: usize = 160 * 1024;
+
+/// Runs `f` with its frame at least `DEPTH` bytes below the caller's.
+#[inline(never)]
+fn at_depth(f: &mut dyn FnMut()) {
+    let pad = [0u8; DEPTH];
+    black_box(&pad);
+    f();
+    black_box(&pad);
+}
 
 /// The 16-byte values that must not be found: every round key of the old
 /// schedule (the portable backend keeps only the key, round keys 0 and 1).

@@ -304,6 +304,15 @@ fn failures_of(path: Path, outcomes: &[Outcome]) -> Vec<String> {
 fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<String>) {
     let tr = trace(path);
     let n = tr.steps.len() - 1;
+    // The path is the one meant: a refill runs a keystream kernel; a reseed
+    // mixes the seed in first.
+    let kernels = if path == Path::Refill { 1 } else { 2 };
+    assert!(
+        tr.kernel_calls >= kernels,
+        "{}: {} keystream kernel calls, not the path under test",
+        path.name(),
+        tr.kernel_calls
+    );
     let start = std::time::Instant::now();
     // A fork and a drop (each with a draw) at every step.
     let actions: &[Action] = if droppable { &[Action::Fork, Action::Drop] } else { &[Action::Fork] };

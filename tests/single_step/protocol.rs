@@ -1,6 +1,6 @@
 //! What the tracee tells the tracer, as native-endian 64-bit words on its
-//! stdout: a header before it stops (where the call under test begins, and
-//! the keystream kernels' entries), then one report per process (a child
+//! stdout: a header before it stops (where the call under test begins, its
+//! handlers, and the keystream kernels' entries), then one report per process (a child
 //! forked by the handler reports before its parent, which waits for it).
 
 /// The paths under test.
@@ -62,9 +62,10 @@ impl Action {
 
 pub const HEADER: u64 = 0x5241_4e44_505f_4844; // "RANDP_HD"
 pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
-/// Header words after the magic: the call's entry, five kernel entries,
-/// SIGUSR2's handler and the address handlers return to.
-pub const HEADER_WORDS: usize = 8;
+/// Header words after the magic: the call's entry, SIGUSR2's handler, the
+/// address handlers return to, and the number of kernels, whose entries
+/// follow.
+pub const HEADER_WORDS: usize = 4;
 
 /// One process's account of a run.
 #[derive(Debug, Default)]

@@ -15,7 +15,7 @@ pub struct Tracee {
     child: Child,
     stdout: ChildStdout,
     /// The kernels' entry addresses.
-    kernels: [u64; 5],
+    kernels: Vec<u64>,
     /// SIGUSR2's handler, and where handlers return to.
     probe: u64,
     restorer: u64,
@@ -90,12 +90,12 @@ impl Tracee {
         let stdout = child.stdout.take().unwrap();
         assert_eq!(wait_stop(pid), libc::SIGTRAP, "the tracee did not stop at exec");
         assert_eq!(ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_EXITKILL as u64), 0);
-        let mut t = Tracee { pid, child, stdout, kernels: [0; 5], probe: 0, restorer: 0, ret: 0, rsp_after: 0 };
+        let mut t = Tracee { pid, child, stdout, kernels: Vec::new(), probe: 0, restorer: 0, ret: 0, rsp_after: 0 };
         t.cont(0);
         let header = t.read_words(1 + HEADER_WORDS).expect("the tracee's header");
         assert_eq!(header[0], HEADER);
-        t.kernels.copy_from_slice(&header[2..7]);
-        (t.probe, t.restorer) = (header[7], header[8]);
+        (t.probe, t.restorer) = (header[2], header[3]);
+        t.kernels = t.read_words(header[4] as usize).expect("the kernels' entries");
         assert_eq!(wait_stop(pid), libc::SIGSTOP);
         // Suppress the SIGSTOP, run to the call.
         t.run_to(header[1], 0);

@@ -81,29 +81,18 @@ fn words(bytes: &[u8]) -> Vec<u64> {
     bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect()
 }
 
-/// The generator's count of unread bytes and of bytes left before a reseed
-/// (the two words after the page's `live` word, at the generator's 64-byte
-/// alignment).
-fn counters() -> (usize, usize) {
-    let mut page = vec![0u8; 4096];
-    assert!(randp::internals::copy_thread_state(&mut page), "no userspace state");
-    let word = |at: usize| usize::from_ne_bytes(page[at..at + 8].try_into().unwrap());
-    (word(64), word(72))
-}
-
 /// Brings this thread's generator to the start of `path`; returns the
 /// words drawn on the way.
 fn prepare(path: Path, big: &mut [u8]) -> Vec<u64> {
+    // A refill's output: the first word draw refills, and this many words
+    // empty the buffer.
+    let buffer = randp::internals::DEFAULT_BLOCKS * 16;
     match path {
-        Path::Refill => {
-            let before: Vec<u64> = (0..448).map(|_| randp::u64()).collect();
-            assert_eq!(counters().0, 0, "the buffer is not empty before the refill under test");
-            before
-        }
+        Path::Refill => (0..buffer / 8).map(|_| randp::u64()).collect(),
         Path::Reseed => {
+            // The rest of the buffer and of the reseed interval, in one fill.
             let first = randp::u64();
-            randp::fill_bytes(&mut big[..MIB - 8]);
-            assert_eq!(counters(), (0, 0), "the reseed interval is not used up before the fill under test");
+            randp::fill_bytes(&mut big[..randp::internals::DEFAULT_RESEED - 8]);
             vec![first]
         }
         Path::FirstDraw => {
@@ -157,10 +146,15 @@ pub fn run(path: Path, action: Action) -> ! {
         Path::Reseed => draw_mib as extern "C" fn(*mut u8) as usize,
         Path::Refill | Path::FirstDraw => draw_word as extern "C" fn() -> u64 as usize,
     };
-    let mut header = vec![HEADER, entry as u64];
-    header.extend(randp::internals::keystream_kernel_entries().iter().map(|&(_, a)| a as u64));
-    header.push(on_probe as extern "C" fn(libc::c_int) as usize as u64);
-    header.push(restorer(libc::SIGUSR2) as u64);
+    let kernels = randp::internals::keystream_kernel_entries();
+    let mut header = vec![
+        HEADER,
+        entry as u64,
+        on_probe as extern "C" fn(libc::c_int) as usize as u64,
+        restorer(libc::SIGUSR2) as u64,
+        kernels.len() as u64,
+    ];
+    header.extend(kernels.iter().map(|&(_, a)| a as u64));
     super::write_words(1, &header);
     // SAFETY: stops this process for the tracer, which resumes it.
     unsafe { libc::raise(libc::SIGSTOP) };
