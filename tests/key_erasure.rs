@@ -67,9 +67,8 @@ fn read_memory(addr: usize, buf: &mut [u8]) {
     let mut n = 0usize;
     // SAFETY: the system copies `buf.len()` bytes of this process's memory
     // into `buf`, failing (rather than faulting) on anything unreadable.
-    let ok = unsafe {
-        ReadProcessMemory(GetCurrentProcess(), addr as *const _, buf.as_mut_ptr().cast(), buf.len(), &mut n)
-    };
+    let ok =
+        unsafe { ReadProcessMemory(GetCurrentProcess(), addr as *const _, buf.as_mut_ptr().cast(), buf.len(), &mut n) };
     assert!(ok != 0 && n == buf.len(), "read the dead stack: {}", std::io::Error::last_os_error());
 }
 
