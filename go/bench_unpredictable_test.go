@@ -49,6 +49,9 @@ func BenchmarkCryptoBufRand(b *testing.B) { benchInt63(b, new(cryptoBufSource)) 
 
 // BenchmarkCOverhead is an empty cgo call: what crossing into C costs.
 func BenchmarkCOverhead(b *testing.B) {
+	if !cbench.HaveCgo {
+		b.Skip("built without cgo: there is no cgo call to measure")
+	}
 	for range b.N {
 		cbench.Empty()
 	}

@@ -1,24 +1,32 @@
-//go:build linux && (amd64 || arm64)
+//go:build cgo && linux && (amd64 || arm64) && !randp_purego
 
 package randp
 
 // This is the only file of the package that imports "C": every call across the
-// cgo boundary goes through the three wrappers below. unsupported.go takes its
-// place where the package cannot be built.
+// cgo boundary goes through the three wrappers below. It is the cgo path, the
+// default wherever cgo is on and a prebuilt library exists (linux/amd64 and
+// linux/arm64); everywhere else, and with the build tag randp_purego, the
+// pure-Go path of generator_purego.go takes its place.
 //
-// Linking. By default the package links the prebuilt static library committed
-// for the target in lib/linux_amd64/ or lib/linux_arm64/ (built by
-// `make go-lib` from this repository's Rust source with LTO; only randp_*
-// symbols are global), so `go get` never runs cargo and a user needs only Go
-// and a C compiler. Build with `-tags randp_local` to link
+// Linking. By default the package links the prebuilt library committed for
+// the target, lib/linux_amd64/randp_linux_amd64.syso or
+// lib/linux_arm64/randp_linux_arm64.syso (built by `make go-lib` from this
+// repository's Rust source with LTO; one object whose only global symbols are
+// the randp_* functions). The go command links a package's .syso files into
+// every binary that imports the package, so nothing is named in #cgo LDFLAGS
+// and the object goes with the package into c-archive and c-shared builds,
+// vendor trees and static links, and `go get` never runs cargo: a user needs
+// Go and a C compiler only. Build with `-tags randp_local` to link
 // ../build/librandp.a, the library `make staticlib` builds from the working
-// tree, instead. Beyond the C library the archive needs only the pthread key
-// functions, which glibc has provided inside libc.so.6 since 2.34 (-lpthread
-// is for older glibc).
+// tree, instead. Beyond libc the object needs only the pthread key functions,
+// which glibc has provided inside libc.so.6 since 2.34 (-lpthread is for
+// older glibc) and musl always has in libc.
 //
-// The libraries are built against glibc: a C compiler for another C library
-// (musl-gcc on Alpine) stops the build at the #error below, with one line that
-// says so, rather than at a wall of undefined glibc symbols at link time.
+// The object is built for glibc and links against musl as well: it calls
+// nothing in the C library but syscall, mmap, madvise, mlock, munmap, the
+// pthread key functions, getauxval, write, abort, memcpy, memset and
+// __errno_location, which musl provides under the same names (make
+// test-go-musl builds and tests the package with musl-gcc).
 //
 // The prototypes are declared here rather than included from
 // ../include/randp.h so that the module is self-contained outside the
@@ -32,8 +40,6 @@ package randp
 // and buys nothing without a pointer argument.
 
 /*
-#cgo linux,amd64,!randp_local LDFLAGS: ${SRCDIR}/lib/linux_amd64/librandp.a
-#cgo linux,arm64,!randp_local LDFLAGS: ${SRCDIR}/lib/linux_arm64/librandp.a
 #cgo randp_local LDFLAGS: ${SRCDIR}/../build/librandp.a
 #cgo LDFLAGS: -lpthread
 
@@ -43,10 +49,6 @@ package randp
 #include <stddef.h>
 #include <stdint.h>
 
-#if !defined(__GLIBC__)
-#error "randp needs glibc: its prebuilt library does not link against musl (Alpine) or other C libraries"
-#endif
-
 int randp_read(void *buf, size_t len);
 uint64_t randp_uint64(void);
 int64_t randp_int63(void);
@@ -54,6 +56,9 @@ int64_t randp_int63(void);
 import "C"
 
 import "unsafe"
+
+// implementation is what Implementation reports on this path.
+const implementation = "cgo"
 
 // cRead fills the n bytes at p with one call to randp_read. p must point to
 // at least n writable bytes that hold no Go pointers.

@@ -1,10 +1,10 @@
 // Package randp provides unpredictable random numbers about as cheaply as
 // math/rand provides predictable ones.
 //
-// The numbers come from randp, a per-thread, fork-safe AES-256-CTR generator
-// with fast key erasure, seeded from the operating system and written in Rust;
-// this package reaches it through cgo and buffers its output on the Go side so
-// that most values cost no cgo call at all.
+// Every function, Source, Reader and Text here is a cryptographically secure
+// random number generator: seeded from the operating system, with fast key
+// erasure, and no way to seed it. Its output may be used for keys, tokens,
+// nonces and anything else that must not be guessed.
 //
 // There are three ways in:
 //
@@ -13,41 +13,83 @@
 //     rand.New(randp.Source()). Like every math/rand source it is not safe
 //     for concurrent use; give each goroutine its own.
 //   - Reader, Read and Text replace crypto/rand.Reader, crypto/rand.Read
-//     and crypto/rand.Text, for code that reads them (see Reader for the
-//     crypto packages that ignore the reader they are given since Go 1.26).
+//     and crypto/rand.Text, for code that reads them. Since Go 1.26 the
+//     standard library's crypto packages ignore a custom reader: see
+//     Reader.
 //   - Uint64, IntN, N, Float64, NormFloat64, Shuffle, Perm and the other
 //     package-level functions have math/rand/v2's names and semantics (and
 //     Duration, ShuffleSlice and BigInt those of decred's crypto/rand) and
 //     are safe for concurrent use.
 //
-// # Buffers
+// # Goroutine safety
 //
-// Source and the package-level functions keep BufferSize bytes of generator
-// output in Go memory. Each byte is overwritten with zero as it is handed
-// out, so a buffer never holds output that has already been used. The
-// package-level functions and small reads share one buffer per P (see
-// runtime.GOMAXPROCS); those buffers live as long as the process.
+// The package-level functions, Read, Reader, Text, BigInt and the
+// Unbuffered source are safe for concurrent use by any number of
+// goroutines. A Buffered (what Source returns) is not: like every math/rand
+// source, and like the rand.Rand around it, it must be used by one goroutine
+// at a time.
 //
-// The randp library wipes its own per-thread state in a forked child. The Go
-// runtime never forks without immediately calling exec (os/exec,
-// syscall.ForkExec), so the Go-side buffers are never shared with a child
-// that runs Go code.
+// # Two paths, one API
+//
+// Implementation reports which path a build uses. Both offer every function
+// and type with the same semantics and the same guarantees as far as this
+// documentation states them; they differ in where the generator runs.
+//
+// The cgo path ("cgo") is the default wherever cgo is on and a prebuilt
+// library exists (linux/amd64 and linux/arm64, glibc or musl). The numbers
+// come from the randp library, written in Rust and linked as an object
+// committed in the module (so building needs Go and a C compiler, never
+// Rust): AES-256-CTR with fast key erasure, one state per thread, reseeded
+// from getrandom(2) after every 1 MiB, on the CPU's AES instructions. The Go
+// side keeps up to BufferSize bytes of its output per Buffered and per P, so
+// that most values cost no cgo call.
+//
+// The pure-Go path ("purego") is taken without cgo (CGO_ENABLED=0, the
+// default when cross-compiling), on every other GOOS/GOARCH, and with the
+// build tag randp_purego. Each Buffered and each P has a generator of its
+// own: ChaCha8Rand, math/rand/v2's ChaCha8 stream, with fast key erasure:
+// each 1 KiB epoch is made whole and its key replaced by 32 bytes of it that
+// are never handed out before any of it is, and 32 bytes from crypto/rand
+// are XORed into the key after every 1 MiB.
+//
+// On both paths each value's bytes are zeroed in the buffer as they are
+// handed out, no key that made output already handed out is kept, and the
+// buffers and states live in memory the package owns, outside the Go heap
+// on Linux, and are zeroed when released (a Buffered's when it is garbage
+// collected; the per-P ones live as long as the process). Copies the Go
+// compiler makes on a goroutine's stack or in registers are not covered.
+//
+// # Forks
+//
+// A Go program never forks without exec, but a C program that loads this
+// package built with -buildmode=c-shared or c-archive may (a Python host
+// with multiprocessing's fork start method does). On Linux every Go-side
+// buffer and generator state lives in a page advised MADV_WIPEONFORK, so a
+// forked child finds it zeroed, and zero means empty: the child's first draw
+// refills (cgo path: from the randp library, whose own state is wiped as
+// well) or reseeds from crypto/rand (pure-Go path). Parent and child never
+// hand out the same bytes. The pages are also advised MADV_DONTDUMP (not in
+// core dumps) and locked with mlock where RLIMIT_MEMLOCK allows (not in
+// swap). The package checks that the kernel honours the advice (Linux 4.14
+// and later); where it does not (qemu-user, for one) it keeps no output on
+// the Go side and draws every value directly. On other systems the Go-side
+// memory is not wiped in a forked child. Go's runtime itself does not
+// support running Go code in a forked child (golang/go#15538): such a child
+// may hang in the runtime, but it never repeats its parent's values.
 //
 // # Failure
 //
 // Nothing here returns an error. If the operating system's entropy source
-// fails, the randp library prints a message to standard error and aborts the
-// process; it never returns weak bytes.
+// fails, the randp library (cgo path) or crypto/rand (pure-Go path) prints a
+// message and ends the process; neither returns weak bytes.
 //
 // # Building
 //
-// The package links a prebuilt static library committed in the module for
-// linux/amd64 and linux/arm64 (lib/linux_amd64/librandp.a and
-// lib/linux_arm64/librandp.a), so building needs only Go and a C compiler
-// (cgo) for glibc, not Rust. `go mod vendor` keeps the libraries. Without
-// cgo, or on another GOOS/GOARCH, the build stops with the single error
-// "undefined: randp_needs_cgo_and_linux_amd64_or_linux_arm64"; with a C
-// compiler for musl (Alpine), at an #error saying that randp needs glibc.
-// Inside the randp repository, the build tag randp_local links the library
-// built by `make staticlib` (../build/librandp.a) instead.
+// On the cgo path the package links lib/linux_amd64/randp_linux_amd64.syso
+// or lib/linux_arm64/randp_linux_arm64.syso, which the go command adds to
+// every binary, C archive and C shared library that imports the package, and
+// which `go mod vendor` keeps. With a C compiler for musl (Alpine's
+// musl-gcc) it links the same object, statically or dynamically. Inside the
+// randp repository, the build tag randp_local links the library built by
+// `make staticlib` (../build/librandp.a) instead.
 package randp

@@ -2,51 +2,14 @@ package randp
 
 import (
 	"math/rand/v2"
-	"sync/atomic"
 	"time"
 )
 
-// The package-level functions below are safe for concurrent use. Those
+// The package-level functions below are safe for concurrent use. Uint64,
+// which they all call, is in buffers_cgo.go and buffers_purego.go. Those
 // taking a bound use math/rand/v2's algorithms (through a rand.Rand over the
 // per-P buffers), so they are uniform and panic exactly as math/rand/v2's
 // functions of the same name do.
-
-// Uint64 returns 64 uniform, unpredictable bits as a uint64.
-func Uint64() uint64 {
-	sh := pinned(procPin())
-	if sh == nil {
-		sh = pinSlow()
-	}
-	sh.race.acquire()
-	// As in Buffered.Uint64: one load, one store of zero, one update of n,
-	// and one comparison that also rules out an empty or busy shard.
-	n := atomic.LoadUintptr(&sh.n)
-	if i := n - 1; i < bufferWords {
-		v := sh.buf[i]
-		sh.buf[i] = 0
-		sh.n = i
-		unpin(sh)
-		return v
-	}
-	return uint64Slow(sh, n)
-}
-
-// uint64Slow is Uint64's slow path: sh, still pinned, is empty (n == 0) or
-// being refilled by another goroutine (n == shardBusy).
-func uint64Slow(sh *shard, n uintptr) uint64 {
-	if n == shardBusy {
-		unpin(sh)
-		return cUint64()
-	}
-	sh.n = shardBusy
-	unpin(sh)
-	sh.refill()
-	const top = bufferWords - 1
-	v := sh.buf[top]
-	sh.buf[top] = 0
-	atomic.StoreUintptr(&sh.n, top)
-	return v
-}
 
 // globalSource is the math/rand/v2 Source behind global.
 type globalSource struct{}

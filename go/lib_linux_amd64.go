@@ -1,7 +1,8 @@
-//go:build cgo && !randp_local
+//go:build cgo && !randp_local && !randp_purego
 
 package randp
 
-// The blank import makes `go mod vendor` copy lib/linux_amd64/, and with it
-// the prebuilt library that cgo.go links on linux/amd64.
+// The blank import links lib/linux_amd64/randp_linux_amd64.syso, the prebuilt
+// library that cgo.go calls on linux/amd64, into every binary that uses the
+// package (and makes `go mod vendor` copy it).
 import _ "github.com/randp/randp/go/lib/linux_amd64"

@@ -1,7 +1,8 @@
-//go:build cgo && !randp_local
+//go:build cgo && !randp_local && !randp_purego
 
 package randp
 
-// The blank import makes `go mod vendor` copy lib/linux_arm64/, and with it
-// the prebuilt library that cgo.go links on linux/arm64.
+// The blank import links lib/linux_arm64/randp_linux_arm64.syso, the prebuilt
+// library that cgo.go calls on linux/arm64, into every binary that uses the
+// package (and makes `go mod vendor` copy it).
 import _ "github.com/randp/randp/go/lib/linux_arm64"

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
+	_ "unsafe" // go:linkname
 )
 
 // The package-level functions are safe for concurrent use. They share one
@@ -31,11 +31,14 @@ import (
 // runtime keeps them reachable by go:linkname for packages that already use
 // them (go.dev/issue/67401) and promises not to change their signatures.
 //
-// Refilling a buffer needs a cgo call, which must not happen while pinned:
+// What a shard holds depends on the path: on the cgo path a buffer of the
+// library's output (shard_cgo.go), on the pure-Go path a generator state
+// (generator_purego.go). Anything that may block or be handed to another
+// thread (a cgo call, reading crypto/rand) must not happen while pinned:
 // during a cgo call the P can be handed to another thread, whose goroutines
-// would then use the same buffer. So the refilling goroutine marks the shard
-// busy (n = shardBusy), unpins, refills, and publishes the new n; goroutines
-// that find a shard busy take their value with a direct cgo call instead.
+// would then use the same shard. So such a goroutine marks the shard busy,
+// unpins, does its work, and then publishes the result; goroutines that find
+// a shard busy take their value from the source directly instead.
 
 //go:linkname procPin runtime.procPin
 func procPin() int
@@ -43,34 +46,10 @@ func procPin() int
 //go:linkname procUnpin runtime.procUnpin
 func procUnpin()
 
-// shard is one P's buffer.
-type shard struct {
-	// n counts the unused words, which are buf[:n]; the words above have
-	// been handed out (from the top down) and zeroed. n is shardBusy while a
-	// goroutine refills buf without being pinned: n and buf are then that
-	// goroutine's alone, and it publishes the refilled buffer with an
-	// atomic store of n. Being unpinned, it may run on another thread at the
-	// same time as the next goroutine pinned to this P, so pinned sections
-	// load n atomically: the store orders the buffer's new bytes before the
-	// new n for them. Pinned sections store n plainly: pinning excludes
-	// every other writer.
-	n uintptr
-	// race orders pinned sections for the race detector (race.go); it is
-	// empty otherwise.
-	race raceOrder
-	buf  [bufferWords]uint64
-	// _ keeps the next allocation's hot fields off this shard's last line.
-	_ [64]byte
-}
-
-// shardBusy is shard.n while the shard is being refilled. It exceeds
-// bufferWords, so n-1 < bufferWords, the fast paths' test, fails for it as
-// it does for an empty shard.
-const shardBusy = bufferWords + 1
-
 var (
 	// shards holds one *shard per P id; entries are created on first use
-	// and never freed, so a buffer is never dropped while holding output.
+	// (newShard, in a page of their own: see memory_linux.go) and never
+	// freed, so a buffer is never dropped while holding output.
 	shards   atomic.Pointer[[]*shard]
 	shardsMu sync.Mutex // serialises growing shards
 )
@@ -96,39 +75,40 @@ func pinned(pid int) *shard {
 	return nil
 }
 
-// pinSlow is called pinned, for a P that has no shard yet; it creates one
-// and returns, pinned again (possibly to another P), that P's shard.
+// pinSlow is called pinned, for a P that has no shard yet; it returns,
+// pinned again (possibly to another P), that P's shard. Shards are made
+// unpinned, for every P at once: making one maps a page, which makes system
+// calls and may wait for a lock, and a goroutine must not block while pinned.
 func pinSlow() *shard {
 	procUnpin()
-	procs := runtime.GOMAXPROCS(0)
-	shardsMu.Lock()
-	defer shardsMu.Unlock()
-	pid := procPin()
-	var old []*shard
-	if p := shards.Load(); p != nil {
-		old = *p
+	for {
+		procs := runtime.GOMAXPROCS(0)
+		shardsMu.Lock()
+		var old []*shard
+		if p := shards.Load(); p != nil {
+			old = *p
+		}
+		if len(old) < procs {
+			s := make([]*shard, procs)
+			copy(s, old)
+			for i := range s {
+				if s[i] == nil {
+					s[i] = newShard()
+				}
+			}
+			shards.Store(&s)
+		}
+		shardsMu.Unlock()
+		// P ids are below GOMAXPROCS, which may have grown meanwhile.
+		if sh := pinned(procPin()); sh != nil {
+			return sh
+		}
+		procUnpin()
 	}
-	if pid < len(old) && old[pid] != nil {
-		return old[pid]
-	}
-	n := max(len(old), procs, pid+1)
-	s := make([]*shard, n)
-	copy(s, old)
-	sh := new(shard)
-	s[pid] = sh
-	shards.Store(&s)
-	return sh
 }
 
 // unpin ends a pinned section.
 func unpin(sh *shard) {
 	sh.race.release()
 	procUnpin()
-}
-
-// refill fills sh.buf with one cgo call. The caller must have set sh.n to
-// shardBusy and must not be pinned; it publishes the buffer afterwards with
-// atomic.StoreUintptr(&sh.n, ...).
-func (sh *shard) refill() {
-	cRead(unsafe.Pointer(&sh.buf), BufferSize)
 }

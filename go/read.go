@@ -3,7 +3,6 @@ package randp
 import (
 	"encoding/binary"
 	"io"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -13,17 +12,18 @@ import (
 // add work.
 const readDirectMin = 512
 
-// Reader is a global, shared instance of an unpredictable random byte
-// source, an alternative to crypto/rand.Reader for code that reads it. It is
-// safe for concurrent use. Its Read method always fills b entirely and
+// Reader is a global, shared instance of a cryptographically secure random
+// byte source, an alternative to crypto/rand.Reader for code that reads it.
+// It is safe for concurrent use. Its Read method always fills b entirely and
 // returns len(b), nil.
 //
-// Since Go 1.26, in a module whose go.mod says go 1.26 or later, the key
-// generation and signing functions of crypto/ecdsa, crypto/rsa, crypto/ecdh
-// and crypto/dsa ignore the io.Reader they are given and use crypto/rand's
-// own generator (GODEBUG cryptocustomrand=1 restores the old behaviour), so
-// passing Reader to them changes nothing. crypto/rand.Int and
-// crypto/ed25519.GenerateKey still read it.
+// Go 1.26's crypto packages ignore a custom reader: in a module whose go.mod
+// says go 1.26 or later, the key generation and signing functions of
+// crypto/ecdsa, crypto/rsa, crypto/ecdh and crypto/dsa, and
+// crypto/rand.Prime, ignore the io.Reader they are given and use
+// crypto/rand's own generator (GODEBUG cryptocustomrand=1 restores the old
+// behaviour), so passing Reader to them changes nothing. crypto/rand.Int and
+// crypto/ed25519.GenerateKey still read the reader they are given.
 var Reader io.Reader = reader{}
 
 type reader struct{}
@@ -31,74 +31,43 @@ type reader struct{}
 // Read fills b with unpredictable random bytes; it never fails.
 func (reader) Read(b []byte) (n int, err error) { return Read(b) }
 
-// Read fills b entirely with unpredictable random bytes and returns
-// len(b), nil; it never returns an error, as crypto/rand.Read on Go 1.24
-// does not. It is safe for concurrent use. If the operating system's entropy
-// source fails, the randp library aborts the process rather than return.
+// Read fills b entirely with cryptographically secure random bytes and
+// returns len(b), nil; like crypto/rand.Read since Go 1.24, it never returns
+// an error. It is safe for concurrent use. If the operating system's entropy
+// source fails, the process ends rather than Read return.
 func Read(b []byte) (n int, err error) {
 	switch {
 	case len(b) == 0:
 	case len(b) >= readDirectMin:
-		cRead(unsafe.Pointer(unsafe.SliceData(b)), len(b))
+		readDirect(b)
 	default:
 		readBuffered(b)
 	}
 	return len(b), nil
 }
 
-// readBuffered fills b (0 < len(b) < readDirectMin) from the calling P's
-// buffer. The buffer is consumed in whole words: the bytes of the last word
-// that b does not take are zeroed with it and never handed out.
-func readBuffered(b []byte) {
-	k := uintptr(len(b)+7) / 8
-	sh := pinned(procPin())
-	if sh == nil {
-		sh = pinSlow()
-	}
-	sh.race.acquire()
-	n := atomic.LoadUintptr(&sh.n)
-	if n == shardBusy {
-		// Another goroutine is refilling this P's buffer.
-		unpin(sh)
-		cRead(unsafe.Pointer(unsafe.SliceData(b)), len(b))
-		return
-	}
-	if n >= k {
-		takeWords(b, &sh.buf, n-k)
-		sh.n = n - k
-		unpin(sh)
-		return
-	}
-	// The buffer holds fewer than k words: refill it, unpinned. The unused
-	// words are overwritten, never handed out.
-	sh.n = shardBusy
-	unpin(sh)
-	sh.refill()
-	takeWords(b, &sh.buf, bufferWords-k)
-	atomic.StoreUintptr(&sh.n, bufferWords-k)
-}
-
-// takeWords copies into b the first len(b) bytes of buf from word i on, and
-// zeroes the words it took them from: len(b) rounded up to whole words.
-func takeWords(b []byte, buf *[bufferWords]uint64, i uintptr) {
+// takeWords copies into b the first len(b) bytes of the words from first
+// on and zeroes the words it took them from: len(b) rounded up to whole
+// words, which must all lie in one buffer.
+func takeWords(b []byte, first *uint64) {
+	// SAFETY: the caller passes the first of at least (len(b)+7)/8 words
+	// of one buffer, plain integers that may be read as bytes; the views
+	// do not outlive this call.
+	words := unsafe.Slice(first, (len(b)+7)/8)
 	if len(b) > 64 {
-		// SAFETY: buf is an array of BufferSize bytes' worth of plain
-		// integers, which may be read as bytes; the view does not outlive
-		// this call.
-		bytes := (*[BufferSize]byte)(unsafe.Pointer(buf))
-		copy(b, bytes[i*8:])
-		clear(buf[i : i+uintptr(len(b)+7)/8])
+		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(first)), len(words)*8))
+		clear(words)
 		return
 	}
 	// Short reads, word by word: cheaper than calling memmove and memclr.
-	for ; len(b) >= 8; b = b[8:] {
-		binary.LittleEndian.PutUint64(b, buf[i])
-		buf[i] = 0
-		i++
-	}
-	if len(b) > 0 {
-		v := buf[i]
-		buf[i] = 0
+	for i := range words {
+		v := words[i]
+		words[i] = 0
+		if len(b) >= 8 {
+			binary.LittleEndian.PutUint64(b, v)
+			b = b[8:]
+			continue
+		}
 		for j := range b {
 			b[j] = byte(v >> (8 * j))
 		}

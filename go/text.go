@@ -26,8 +26,10 @@ func Text() string {
 }
 
 // BigInt returns a uniform unpredictable integer in [0, max), as decred's
-// crypto/rand.BigInt does. It panics if max <= 0, with crypto/rand.Int's
-// message, which draws the value from Reader.
+// crypto/rand.BigInt does. It is crypto/rand.Int reading randp's Reader: the
+// package variable Reader, so code that assigned another io.Reader to it
+// gets numbers from that one. It panics if max <= 0, with crypto/rand.Int's
+// message.
 func BigInt(max *big.Int) *big.Int {
 	n, err := crand.Int(Reader, max)
 	if err != nil {

@@ -12,9 +12,14 @@
 #   make test-c-panic    a panic inside the library aborts with its message, never returning into C
 #   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
 #   make uninstall       remove what make install put there (same variables)
-#   make go-lib          refresh go/lib/linux_amd64/ and linux_arm64/ (library + INPUTS.sha256)
-#   make check-go-lib    fail if either is stale
+#   make go-lib          rebuild the Go module's prebuilt objects go/lib/linux_{amd64,arm64}/*.syso (pinned Rust)
+#   make go-lib-objects  the objects, INPUTS.sha256 and SHA256SUMS from staticlib builds (run by go-lib)
+#   make check-go-lib    fail if the objects are stale against their inputs, or export or need the wrong symbols
+#   make verify-go-lib   rebuild the objects from `git archive HEAD` in a temporary tree; compare byte for byte
 #
+# The objects are built with the Rust toolchain pinned in
+# go/lib/rust-toolchain.toml (scripts/go-lib-toolchain.sh uses the active
+# toolchain when it is that version, and has rustup install it otherwise).
 # scripts/go-lib-from-head.sh runs `make go-lib` on an export of the committed
 # HEAD, for when the working tree holds uncommitted edits to src/.
 
@@ -33,9 +38,12 @@ CRATE_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n
 
 GO_LIB_DIR := go/lib/linux_amd64
 GO_LIB_DIR_ARM64 := go/lib/linux_arm64
+GO_LIB_AMD64 := $(GO_LIB_DIR)/randp_linux_amd64.syso
+GO_LIB_ARM64 := $(GO_LIB_DIR_ARM64)/randp_linux_arm64.syso
 
 .PHONY: staticlib test-c test-c-exports test-c-api test-c-compat test-c-two-staticlibs \
-	test-c-install test-c-panic test-c-dlopen install uninstall go-lib check-go-lib
+	test-c-install test-c-panic test-c-dlopen install uninstall go-lib go-lib-objects check-go-lib \
+	verify-go-lib
 
 # build/ also gets the shared library under its SONAME, with the librandp.so
 # link that -lrandp looks for, as an installation lays them out.
@@ -44,7 +52,7 @@ staticlib: build
 	cp -f $(RELEASE_DIR)/librandp.so build/librandp.so.0
 	ln -sf librandp.so.0 build/librandp.so
 
-TEST_TARGETS += test-c check-go-lib
+TEST_TARGETS += test-c check-go-lib verify-go-lib
 test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install test-c-panic test-c-dlopen
 	@echo "test-c: all C tests passed"
 
@@ -145,19 +153,32 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/librandp.so.$(CRATE_VERSION) $(DESTDIR)$(LIBDIR)/librandp.so.0 \
 		$(DESTDIR)$(LIBDIR)/librandp.so $(DESTDIR)$(LIBDIR)/pkgconfig/randp.pc
 
-# The Go module links go/lib/linux_amd64/librandp.a (no cargo for Go users);
-# INPUTS.sha256 records what it was built from.
-go-lib: staticlib staticlib-aarch64
+# The Go module links go/lib/linux_amd64/randp_linux_amd64.syso (and the
+# arm64 one): the one object of the localized static library, which the go
+# command links into every binary that imports the package (no cargo for Go
+# users). INPUTS.sha256 records what they were built from, SHA256SUMS their
+# hashes.
+go-lib:
+	RUSTUP_TOOLCHAIN=$$(scripts/go-lib-toolchain.sh) $(MAKE) --no-print-directory go-lib-objects
+
+go-lib-objects: staticlib staticlib-aarch64
 	@mkdir -p $(GO_LIB_DIR) $(GO_LIB_DIR_ARM64)
-	cp $(STATICLIB) $(GO_LIB_DIR)/librandp.a
-	cp build/aarch64/librandp.a $(GO_LIB_DIR_ARM64)/librandp.a
+	ar p $(STATICLIB) librandp.o >$(GO_LIB_AMD64)
+	ar p build/aarch64/librandp.a librandp.o >$(GO_LIB_ARM64)
 	scripts/go-lib-inputs.sh >$(GO_LIB_DIR)/INPUTS.sha256
 	cp $(GO_LIB_DIR)/INPUTS.sha256 $(GO_LIB_DIR_ARM64)/INPUTS.sha256
-	@cat $(GO_LIB_DIR)/INPUTS.sha256
+	cd go/lib && sha256sum linux_amd64/randp_linux_amd64.syso linux_arm64/randp_linux_arm64.syso >SHA256SUMS
+	@cat $(GO_LIB_DIR)/INPUTS.sha256 go/lib/SHA256SUMS
 
 check-go-lib:
 	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR)/INPUTS.sha256
 	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR_ARM64)/INPUTS.sha256
-	scripts/check-exports.sh $(GO_LIB_DIR)/librandp.a include/randp.h
-	scripts/check-exports.sh $(GO_LIB_DIR_ARM64)/librandp.a include/randp.h
-	scripts/check-undefined.sh $(GO_LIB_DIR)/librandp.a $(GO_LIB_DIR_ARM64)/librandp.a
+	cd go/lib && sha256sum -c SHA256SUMS
+	scripts/check-exports.sh $(GO_LIB_AMD64) include/randp.h
+	scripts/check-exports.sh $(GO_LIB_ARM64) include/randp.h
+	scripts/check-undefined.sh $(GO_LIB_AMD64) $(GO_LIB_ARM64)
+
+# A clean export of HEAD, built from scratch in a temporary directory with
+# the pinned toolchain; the objects must equal HEAD's byte for byte.
+verify-go-lib:
+	scripts/verify-go-lib.sh

@@ -1,11 +1,18 @@
-# Go module (go/): go vet, staticcheck and the race-enabled tests, which
-# include building consumer modules outside the repository (plain, vendored,
-# statically linked, c-shared, for unsupported platforms and musl, under go
-# vet, and every Go block of README.md) with cargo off PATH; and the package's tests for linux/arm64 under qemu-user. Links the
-# prebuilt go/lib/linux_*/librandp.a committed in the module, as a user of the
-# module does; check-go-lib (mk/c.mk) fails if that library is stale.
+# Go module (go/), on both of its paths. The cgo path links the prebuilt
+# object committed in the module (go/lib/linux_*/randp_linux_*.syso), as a
+# user of the module does; check-go-lib and verify-go-lib (mk/c.mk) fail if it
+# is stale or not what the sources build. The pure-Go path is forced with the
+# build tag randp_purego, and is what CGO_ENABLED=0 and every platform without
+# a prebuilt object get. The tests in go/internal/buildtest build consumer
+# modules outside the repository with cargo off PATH: plain, vendored,
+# statically linked, c-shared, c-archive (into a C program, and into a C host
+# that forks 1,000 times), with musl-gcc, without cgo, for every listed
+# GOOS/GOARCH, under go vet, and every Go block of README.md.
 #
-#   make test-go         vet + staticcheck + go test -race ./... (linux/amd64)
+#   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64)
+#   make test-go-purego  pure-Go path: vet + staticcheck, go test -race with the tag, go test with CGO_ENABLED=0, vet per platform
+#   make test-go-musl    the package's tests on the cgo path built with musl-gcc (Alpine's C library)
+#   make test-go-windows the pure-Go path's tests for windows/amd64, run under wine (mk/windows.mk's prefix)
 #   make test-go-arm64   vet + go test for linux/arm64, cross-compiled with
 #                        aarch64-linux-gnu-gcc and run under qemu-aarch64
 #   make test-go-local   the tests against build/librandp.a (make staticlib)
@@ -18,14 +25,22 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 GO_ARM64_CC := aarch64-linux-gnu-gcc
 GO_ARM64_SYSROOT := /usr/aarch64-linux-gnu
 GO_ARM64_ENV := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(GO_ARM64_CC) QEMU_LD_PREFIX=$(GO_ARM64_SYSROOT)
+GO_PUREGO := -tags randp_purego
+# The platforms the pure-Go path is vetted for besides this one (the
+# consumer builds of internal/buildtest cover the same list).
+GO_PUREGO_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 linux/386 linux/riscv64 \
+	wasip1/wasm js/wasm linux/arm64
+# Every package but internal/buildtest, whose tests build consumers on both
+# paths themselves whatever the tags of their own test binary.
+GO_PKGS_NO_BUILDTEST = $$($(GO) list ./... | grep -v /internal/buildtest)
 
 # apt-get installs each tool's Debian package when the tool is missing.
 define go_need
 command -v $(1) >/dev/null || (apt-get update && apt-get install -y $(2))
 endef
 
-.PHONY: test-go test-go-arm64 test-go-local go-opcount
-TEST_TARGETS += test-go test-go-arm64
+.PHONY: test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-local go-opcount
+TEST_TARGETS += test-go test-go-purego test-go-musl test-go-windows test-go-arm64
 test-go:
 	@$(call go_need,musl-gcc,musl-tools)
 	cd $(GO_DIR) && $(GO) vet ./...
@@ -34,11 +49,43 @@ test-go:
 	cd $(GO_DIR) && $(GO) run $(STATICCHECK) -tags randp_local ./...
 	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 
+test-go-purego:
+	cd $(GO_DIR) && CGO_ENABLED=0 $(GO) vet $(GO_PUREGO) ./...
+	cd $(GO_DIR) && CGO_ENABLED=0 $(GO) run $(STATICCHECK) $(GO_PUREGO) ./...
+	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) vet $(GO_PUREGO) ./...
+	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 $(GO_PUREGO) $(GO_PKGS_NO_BUILDTEST)
+	cd $(GO_DIR) && CGO_ENABLED=0 $(GO) test -count=1 $(GO_PUREGO) $(GO_PKGS_NO_BUILDTEST)
+	@cd $(GO_DIR) && for t in $(GO_PUREGO_TARGETS); do \
+		echo "go vet ./... for $$t (CGO_ENABLED=0)"; \
+		CGO_ENABLED=0 GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./... || exit 1; \
+	done
+
+# musl's C library with the prebuilt object: the race detector needs glibc,
+# so these run without -race (test-go runs them with it).
+test-go-musl:
+	@$(call go_need,musl-gcc,musl-tools)
+	cd $(GO_DIR) && CGO_ENABLED=1 CC=musl-gcc $(GO) vet . ./cmd/...
+	cd $(GO_DIR) && CGO_ENABLED=1 CC=musl-gcc $(GO) test -count=1 . ./cmd/...
+	cd $(GO_DIR) && CGO_ENABLED=1 CC=musl-gcc $(GO) test -count=1 -ldflags=-extldflags=-static . ./cmd/...
+
+# The package's tests cross-compiled for windows/amd64 (the pure-Go path:
+# no cgo when cross-compiling) and run by wine in the prefix of
+# mk/windows.mk. Debian 12's wine 8.0 has no bcryptprimitives.dll, whose
+# ProcessPrng Go's runtime loads at start-up since Go 1.22: the prefix has
+# the stand-in from tests/windows/bcryptprimitives.c (wine's
+# BCryptGenRandom), so the OS's entropy here is wine's, not Windows'. Fork
+# safety does not apply (Windows has no fork); the Go-side memory there is
+# the package's own heap pages (memory_other.go).
+test-go-windows: windows-prefix
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet .
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 \
+		$(GO) test -count=1 -exec "env $(WIN_ENV) $(WINE)" .
+
 test-go-arm64:
 	@$(call go_need,$(GO_ARM64_CC),gcc-aarch64-linux-gnu)
 	@$(call go_need,qemu-aarch64,qemu-user)
-	@test -f $(GO_DIR)/lib/linux_arm64/librandp.a || { \
-		echo "test-go-arm64: $(GO_DIR)/lib/linux_arm64/librandp.a is missing (make go-lib builds it)" >&2; exit 1; }
+	@test -f $(GO_DIR)/lib/linux_arm64/randp_linux_arm64.syso || { \
+		echo "test-go-arm64: $(GO_DIR)/lib/linux_arm64/randp_linux_arm64.syso is missing (make go-lib builds it)" >&2; exit 1; }
 	cd $(GO_DIR) && $(GO_ARM64_ENV) $(GO) vet . ./cmd/...
 	cd $(GO_DIR) && $(GO_ARM64_ENV) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Rebuilds go/lib/linux_amd64/ and linux_arm64/ (the Go module's prebuilt libraries and their
-# INPUTS.sha256) from the committed HEAD rather than the working tree, so the
+# Rebuilds go/lib/linux_amd64/ and linux_arm64/ (the Go module's prebuilt
+# objects, their INPUTS.sha256 and go/lib/SHA256SUMS) from the committed HEAD rather than the working tree, so the
 # record matches what a fresh clone checks even while src/ has uncommitted
 # edits. Copies the result into this working tree; commit it afterwards.
 #
@@ -18,7 +18,8 @@ git archive HEAD | tar -x -C "$src"
 CARGO_TARGET_DIR=$target make -C "$src" --no-print-directory go-lib RELEASE_DIR="$target/release"
 for arch in amd64 arm64; do
 	mkdir -p "go/lib/linux_$arch"
-	cp "$src/go/lib/linux_$arch/librandp.a" "$src/go/lib/linux_$arch/INPUTS.sha256" "go/lib/linux_$arch/"
+	cp "$src/go/lib/linux_$arch/randp_linux_$arch.syso" "$src/go/lib/linux_$arch/INPUTS.sha256" "go/lib/linux_$arch/"
 done
+cp "$src/go/lib/SHA256SUMS" go/lib/
 echo "go-lib-from-head: go/lib/linux_amd64/ and linux_arm64/ rebuilt from $(git rev-parse --short HEAD); commit them with"
-echo "  git add go/lib && git commit -m 'go/lib: prebuilt libraries from $(git rev-parse --short HEAD)'"
+echo "  git add go/lib && git commit -m 'go/lib: prebuilt objects from $(git rev-parse --short HEAD)'"

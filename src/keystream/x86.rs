@@ -9,7 +9,7 @@
 //! `rdi` the current round keys, `rsi` the output (or the seed), `rdx` a
 //! block count, `rcx` the first counter, `r8` this thread's `rseq_cs` word
 //! (or null) and `r9` the other half of the [`Schedule`], where it writes the
-//! next key's round keys. Everything a kernel does between its labels `1:`
+//! next key's round keys. Everything a kernel does between its labels `30:`
 //! and `8:` is a restartable sequence: it may be interrupted at any
 //! instruction and run again with the same arguments (less the blocks
 //! already done), because it writes nothing that it reads. Every key it holds
@@ -122,17 +122,18 @@ pub(super) use rseq_cs_section;
 
 /// The start of every kernel: keeps the block count in `r10` (for
 /// [`rseq_end`]), arms the restartable sequence when `r8` is not null, and
-/// opens it at label `1:`.
+/// opens it at label `30:`. (No label of these kernels is made of the
+/// digits 0 and 1 only, which LLVM's Intel syntax reads as binary numbers.)
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! rseq_begin {
     () => {
         concat!(
             "mov r10, rdx\n",
             "test r8, r8\n",
-            "jz 1f\n",
+            "jz 30f\n",
             "lea rax, [rip + 9f]\n",
             "mov qword ptr [r8], rax\n",
-            "1:\n",
+            "30:\n",
         )
     };
 }
@@ -155,9 +156,9 @@ macro_rules! rseq_end {
             $zero,
             "8:\n",
             "test r8, r8\n",
-            "jz 10f\n",
+            "jz 20f\n",
             "mov qword ptr [r8], 0\n",
-            "10:\n",
+            "20:\n",
             // The round keys the kernel read (at `rdi`), with xmm0 zeroed.
             "xorps xmm0, xmm0\n",
             "movups xmmword ptr [rdi], xmm0\nmovups xmmword ptr [rdi + 16], xmm0\n",
@@ -183,7 +184,7 @@ macro_rules! rseq_end {
             ".balign 32\n",
             "9:\n",
             ".long 0, 0\n",
-            ".quad 1b, 8b - 1b, 7b\n",
+            ".quad 30b, 8b - 30b, 7b\n",
             ".popsection\n",
         )
     };

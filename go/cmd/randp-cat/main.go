@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"syscall"
 
 	randp "github.com/randp/randp/go"
@@ -28,7 +27,7 @@ import (
 func main() {
 	mode := flag.String("mode", "read", "read, source or uint64")
 	chunk := flag.Int("chunk", 1<<20, "bytes per randp.Read call (mode read)")
-	limit := flag.Int64("n", -1, "bytes to write (default: unbounded)")
+	limit := flag.Int64("n", -1, "bytes to write; -1 is an unbounded stream")
 	flag.Parse()
 	if flag.NArg() != 0 || *chunk <= 0 || *limit < -1 {
 		flag.Usage()
@@ -51,8 +50,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "randp-cat: unknown -mode %q\n", *mode)
 		os.Exit(2)
 	}
-	// Receive EPIPE as an error instead of dying of SIGPIPE.
-	signal.Ignore(syscall.SIGPIPE)
+	ignoreSIGPIPE()
 
 	buf := make([]byte, 1<<20)
 	left := *limit

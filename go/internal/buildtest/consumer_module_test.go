@@ -30,7 +30,7 @@ func main() {
 		fmt.Println("bad value")
 		os.Exit(1)
 	}
-	fmt.Println("consumer ok")
+	fmt.Println("consumer ok", randp.Implementation())
 }
 `
 
@@ -43,7 +43,7 @@ func TestConsumerModule(t *testing.T) {
 	c := newConsumer(t, "1.24", randpModuleDir(t), map[string]string{"main.go": consumerMain})
 	bin := c.path("consumer")
 	c.run(nil, goBin, "build", "-o", bin, ".")
-	if out := c.run(nil, bin); out != "consumer ok\n" {
+	if out := c.run(nil, bin); out != "consumer ok cgo\n" {
 		t.Fatalf("consumer printed %q", out)
 	}
 	if syms := c.run(nil, goBin, "tool", "nm", bin); !strings.Contains(syms, "randp_read") {

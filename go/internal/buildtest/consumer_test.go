@@ -138,15 +138,3 @@ func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
-
-// errorLines returns the lines of a go command's output that are not blank
-// and not the "# package" headers it prints before a package's errors.
-func errorLines(out string) []string {
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "# ") {
-			lines = append(lines, l)
-		}
-	}
-	return lines
-}

@@ -62,6 +62,27 @@ func TestCSharedLinksWithGcc(t *testing.T) {
 	}
 }
 
+// TestCArchiveLinksWithNothingAdded builds the consumer as a C archive and
+// links a C program against it with gcc, naming the archive and nothing
+// else: the prebuilt object is inside the archive (a .syso of the package),
+// and no -lrandp, librandp.a or -lpthread is needed.
+func TestCArchiveLinksWithNothingAdded(t *testing.T) {
+	goBin := goCmd(t)
+	gcc := needTool(t, "gcc", "gcc")
+	c := newConsumer(t, "1.24", randpModuleDir(t), map[string]string{"main.go": cSharedMain})
+	c.run(nil, goBin, "build", "-buildmode=c-archive", "-o", c.path("libconsumer.a"), ".")
+	progDir := t.TempDir()
+	progSrc := filepath.Join(progDir, "prog.c")
+	if err := os.WriteFile(progSrc, []byte(strings.ReplaceAll(cSharedProgram, "c-shared ok", "c-archive ok")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(progDir, "prog")
+	c.run(nil, gcc, "-o", prog, progSrc, "-I"+c.dir, c.path("libconsumer.a"))
+	if out := c.run(nil, prog); out != "c-archive ok\n" {
+		t.Fatalf("the C program printed %q", out)
+	}
+}
+
 // TestStaticLinkHasNoWarnings links the consumer fully statically
 // (-extldflags -static): the link must print nothing (glibc warns when a
 // static program uses getaddrinfo, getpwuid_r and friends, which then need
@@ -76,7 +97,7 @@ func TestStaticLinkHasNoWarnings(t *testing.T) {
 	if out := c.run(nil, "readelf", "-l", bin); strings.Contains(out, "INTERP") {
 		t.Errorf("the static binary has a program interpreter:\n%s", out)
 	}
-	if out := c.run(nil, bin); out != "consumer ok\n" {
+	if out := c.run(nil, bin); out != "consumer ok cgo\n" {
 		t.Fatalf("the static consumer printed %q", out)
 	}
 }

@@ -47,13 +47,15 @@ func main() {
 	fmt.Println("ecdh", count(func(r io.Reader) error { _, err := ecdh.P256().GenerateKey(r); return err }))
 	fmt.Println("ed25519", count(func(r io.Reader) error { _, _, err := ed25519.GenerateKey(r); return err }))
 	fmt.Println("rand.Int", count(func(r io.Reader) error { _, err := rand.Int(r, big.NewInt(1000)); return err }))
+	fmt.Println("rand.Prime", count(func(r io.Reader) error { _, err := rand.Prime(r, 64); return err }))
 }
 `
 
 // TestStdlibIgnoresReader checks what the README says randp.Reader does not
 // do: in a module declaring go 1.26 or later, built with Go 1.26 or later,
-// ecdsa, rsa and ecdh key generation read nothing from the reader they are
-// given, while ed25519.GenerateKey and crypto/rand.Int still read it; in a
+// ecdsa, rsa and ecdh key generation and crypto/rand.Prime read nothing
+// from the reader they are given, while ed25519.GenerateKey and
+// crypto/rand.Int still read it; in a
 // module declaring an older go version every one of them reads it.
 func TestStdlibIgnoresReader(t *testing.T) {
 	goBin := goCmd(t)
@@ -78,7 +80,7 @@ func TestStdlibIgnoresReader(t *testing.T) {
 		return
 	}
 	got := counts("1.26")
-	for name, ignores := range map[string]bool{"ecdsa": true, "rsa": true, "ecdh": true, "ed25519": false, "rand.Int": false} {
+	for name, ignores := range map[string]bool{"ecdsa": true, "rsa": true, "ecdh": true, "rand.Prime": true, "ed25519": false, "rand.Int": false} {
 		if ignored := got[name] == "0"; ignored != ignores {
 			t.Errorf("in a go 1.26 module, %s read %s bytes from the reader it was given; the README says it %s",
 				name, got[name], map[bool]string{true: "ignores the reader", false: "reads it"}[ignores])

@@ -21,7 +21,7 @@ func TestVendoredBuild(t *testing.T) {
 	c.run([]string{"GOFLAGS="}, goBin, "mod", "vendor")
 
 	// Every prebuilt library of the module is in the vendor tree, unchanged.
-	libs, err := filepath.Glob(filepath.Join(src, "lib", "*", "librandp.a"))
+	libs, err := filepath.Glob(filepath.Join(src, "lib", "*", "*.syso"))
 	if err != nil || len(libs) == 0 {
 		t.Fatalf("no prebuilt libraries under %s/lib (%v)", src, err)
 	}
@@ -43,7 +43,7 @@ func TestVendoredBuild(t *testing.T) {
 	}
 	bin := c.path("consumer")
 	c.run([]string{"GOFLAGS="}, goBin, "build", "-mod=vendor", "-o", bin, ".")
-	if out := c.run(nil, bin); out != "consumer ok\n" {
+	if out := c.run(nil, bin); out != "consumer ok cgo\n" {
 		t.Fatalf("vendored consumer printed %q", out)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Package cbench gives the benchmarks of package randp the C calls they
 // compare against: libc's arc4random_buf (glibc 2.36 and later) and an empty
 // C function that measures what a cgo call costs by itself. It exists only
@@ -6,7 +8,8 @@
 //
 // arc4random_buf is declared weak, so this package builds on a libc that
 // lacks it; HaveArc4random reports whether it is there, and the benchmarks
-// skip those rows when it is not.
+// skip those rows when it is not. Without cgo (nocgo.go) there is neither,
+// and HaveCgo is false.
 package cbench
 
 /*
@@ -28,6 +31,9 @@ static uint64_t arc4random_u64(void) {
 import "C"
 
 import "unsafe"
+
+// HaveCgo reports whether this build has cgo: Empty is a real cgo call.
+const HaveCgo = true
 
 // HaveArc4random reports whether the C library provides arc4random_buf.
 func HaveArc4random() bool { return C.have_arc4random() != 0 }

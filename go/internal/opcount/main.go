@@ -23,13 +23,15 @@ var sink uint64
 // ops are the measured loops, one function each so that callgrind can
 // toggle collection on its name.
 var ops = map[string]func(n int){
-	"empty-cgo":        loopEmptyCgo,
-	"unbuffered-int63": loopUnbufferedInt63,
-	"unbuffered-v2":    loopUnbufferedV2,
-	"buffered-int63":   loopBufferedInt63,
-	"buffered-v2":      loopBufferedV2,
-	"uint64":           loopUint64,
-	"read16":           loopRead16,
+	"empty-cgo":         loopEmptyCgo,
+	"unbuffered-int63":  loopUnbufferedInt63,
+	"unbuffered-v2":     loopUnbufferedV2,
+	"buffered-int63":    loopBufferedInt63,
+	"buffered-v2":       loopBufferedV2,
+	"uint64":            loopUint64,
+	"chacha8-v2":        loopChaCha8V2,
+	"mathrandv2-uint64": loopMathRandV2Uint64,
+	"read16":            loopRead16,
 }
 
 //go:noinline
@@ -63,6 +65,19 @@ func loopBufferedV2(n int) { loopV2(rand.New(randp.Source()), n) }
 func loopV2(r *rand.Rand, n int) {
 	for range n {
 		sink += r.Uint64()
+	}
+}
+
+// The standard library's rivals: math/rand/v2's ChaCha8 through rand.Rand,
+// and its goroutine-safe Uint64.
+//
+//go:noinline
+func loopChaCha8V2(n int) { loopV2(rand.New(rand.NewChaCha8([32]byte{1})), n) }
+
+//go:noinline
+func loopMathRandV2Uint64(n int) {
+	for range n {
+		sink += rand.Uint64()
 	}
 }
 

@@ -1,5 +1,9 @@
-// Package librandp holds the prebuilt randp static library for linux/amd64,
-// librandp.a in this directory, which package randp links through cgo. It has
-// no API. Package randp imports it only so that `go mod vendor`, which copies
-// the directories of imported packages and nothing else, keeps the library.
+// Package librandp holds the prebuilt randp library for linux/amd64,
+// randp_linux_amd64.syso in this directory: one relocatable object whose only
+// global symbols are the randp_* functions, built by `make go-lib` from the
+// repository's Rust source (`make verify-go-lib` rebuilds it and compares).
+// It has no API. The go command links a package's .syso files into every
+// binary that imports the package, and package randp imports this one on its
+// cgo path, so executables, c-archive and c-shared builds get the library
+// with nothing named on a command line, and `go mod vendor` keeps it.
 package librandp

@@ -1,0 +1,206 @@
+//go:build !cgo || randp_purego || !linux || !(amd64 || arm64)
+
+package randp
+
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// The pure-Go path's sources: a Buffered is a generator of its own
+// (generator_purego.go), and the package-level functions share one generator
+// per P.
+
+// BufferSize is the number of bytes of generator output that each Go-side
+// buffer holds: one per Buffered source and one per P for the package-level
+// functions. On the pure-Go path it is one refill of the ChaCha8 generator,
+// 992 bytes; on the cgo path it is what fits in one 4 KiB page beside the
+// buffer's count (see Implementation).
+const BufferSize = epochWords * 8
+
+// bufMem is a Buffered's page: a generator of its own.
+type bufMem = generator
+
+// noBuffer stands for a Buffered's page where none can be kept: its buffer
+// stays empty, so every value takes the slow path, which draws it directly.
+var noBuffer bufMem
+
+// Uint64 returns 64 uniform, unpredictable bits.
+func (s *Buffered) Uint64() uint64 {
+	// The fast path loads the word, stores zero over it and moves i on; i
+	// is always below 124, so i&255 is i and proves the index in bounds.
+	if g := s.mem; g != nil {
+		if i := g.i; i < g.n {
+			v := g.w[i&255]
+			g.w[i&255] = 0
+			g.i = i + 1
+			// s must outlive the use of its page, which its cleanup unmaps.
+			runtime.KeepAlive(s)
+			return v
+		}
+	}
+	return s.refillUint64()
+}
+
+// Int63 returns a non-negative int64 with 63 uniform, unpredictable bits.
+func (s *Buffered) Int63() int64 {
+	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
+	if g := s.mem; g != nil {
+		if i := g.i; i < g.n {
+			v := g.w[i&255]
+			g.w[i&255] = 0
+			g.i = i + 1
+			runtime.KeepAlive(s)
+			return int64(v &^ (1 << 63))
+		}
+	}
+	return int64(s.refillUint64() &^ (1 << 63))
+}
+
+// refillUint64 is the slow path of Uint64 and Int63: it refills the empty
+// generator (reseeding it first when it is new, wiped or due) and hands out
+// its first word.
+func (s *Buffered) refillUint64() uint64 {
+	g := s.page()
+	if g == &noBuffer {
+		return osUint64()
+	}
+	if g.refills == 0 {
+		g.reseed()
+	}
+	g.refill()
+	v := g.w[0]
+	g.w[0] = 0
+	g.i = 1
+	runtime.KeepAlive(s)
+	return v
+}
+
+// Uint64 returns 64 uniform, unpredictable bits from the package-level
+// generators.
+func (Unbuffered) Uint64() uint64 { return Uint64() }
+
+// Int63 returns a non-negative int64 with 63 uniform, unpredictable bits
+// from the package-level generators.
+func (Unbuffered) Int63() int64 { return int64(Uint64() &^ (1 << 63)) }
+
+// shard is one P's generator. Pinned sections use it freely, except while
+// busy is 1: then a goroutine that is no longer pinned is reseeding it (its
+// key, fresh and refills are that goroutine's), and the buffer is empty
+// (n == 0), so the fast paths fall through to the slow ones, which load
+// busy atomically and draw from crypto/rand instead.
+type shard = generator
+
+// noShard is every P's generator where no page can be kept: its buffer
+// stays empty, so every call takes the slow path, which draws directly.
+var noShard shard
+
+// newShard returns a new, unseeded generator in a page of its own, or
+// noShard.
+func newShard() *shard {
+	if p := mapPage(); p != nil {
+		return (*shard)(p)
+	}
+	return &noShard
+}
+
+// Uint64 returns 64 uniform, unpredictable bits as a uint64.
+func Uint64() uint64 {
+	sh := pinned(procPin())
+	if sh == nil {
+		sh = pinSlow()
+	}
+	sh.race.acquire()
+	if i := sh.i; i < sh.n {
+		v := sh.w[i&255]
+		sh.w[i&255] = 0
+		sh.i = i + 1
+		unpin(sh)
+		return v
+	}
+	return uint64Slow(sh)
+}
+
+// uint64Slow is Uint64's slow path: sh, still pinned, is empty.
+func uint64Slow(sh *shard) uint64 {
+	if !sh.ready() {
+		return osUint64()
+	}
+	sh.refill()
+	v := sh.w[0]
+	sh.w[0] = 0
+	sh.i = 1
+	unpin(sh)
+	return v
+}
+
+// ready is called pinned on a shard whose buffer is empty. It reports true,
+// still pinned, when sh may be refilled. Otherwise it has unpinned: sh is
+// noShard, another goroutine is reseeding it, or this goroutine has just
+// reseeded it (then the next call refills it).
+func (sh *shard) ready() bool {
+	if sh == &noShard || atomic.LoadUint32(&sh.busy) != 0 {
+		unpin(sh)
+		return false
+	}
+	if sh.refills != 0 {
+		return true
+	}
+	// Reading crypto/rand may block or take locks, which must not happen
+	// while pinned: mark the shard busy, with an empty buffer, and reseed it
+	// unpinned.
+	sh.i, sh.n = 0, 0
+	atomic.StoreUint32(&sh.busy, 1)
+	unpin(sh)
+	sh.reseed()
+	atomic.StoreUint32(&sh.busy, 0)
+	return false
+}
+
+// readBuffered fills b (0 < len(b) < readDirectMin) from the calling P's
+// generator.
+func readBuffered(b []byte) { readDirect(b) }
+
+// readDirect fills b from the calling P's generator, pinned for at most
+// readPinnedMax bytes at a time. Output is consumed in whole words: the
+// bytes of a last word that b does not take are zeroed with it and never
+// handed out.
+func readDirect(b []byte) {
+	for len(b) > 0 {
+		sh := pinned(procPin())
+		if sh == nil {
+			sh = pinSlow()
+		}
+		sh.race.acquire()
+		for budget := readPinnedMax; len(b) > 0 && budget > 0; {
+			i, n := sh.i, sh.n
+			if i >= n {
+				if !sh.ready() {
+					goto unpinned
+				}
+				sh.refill()
+				i, n = 0, epochWords
+			}
+			k := min((len(b)+7)/8, int(n-i))
+			m := min(len(b), k*8)
+			takeWords(b[:m], &sh.w[i&255])
+			sh.i = i + uint32(k)
+			b = b[m:]
+			budget -= m
+		}
+		unpin(sh)
+		continue
+	unpinned:
+		// The shard is noShard or being reseeded: this piece comes from
+		// crypto/rand.
+		if sh == &noShard || atomic.LoadUint32(&sh.busy) != 0 {
+			readOS(unsafe.Pointer(unsafe.SliceData(b)), min(len(b), readPinnedMax))
+			b = b[min(len(b), readPinnedMax):]
+		}
+	}
+}
+
+// readPinnedMax bounds the bytes a Read produces per pinned section, so
+// that a large Read does not keep its P from being preempted for long.
+const readPinnedMax = 4096

@@ -1,0 +1,212 @@
+//go:build !cgo || randp_purego || !linux || !(amd64 || arm64)
+
+package randp
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"unsafe"
+)
+
+// The pure-Go path's generator: ChaCha8Rand, math/rand/v2's ChaCha8
+// (C2SP's chacha8rand, the same stream bit for bit), run ahead by one key
+// so that it erases each key before any of that key's output is handed out.
+// The state of each generator is in a page of the package's own
+// (memory_linux.go, memory_other.go), seeded and reseeded from crypto/rand's
+// source of the operating system's randomness (osReader).
+//
+// ChaCha8Rand makes its output in epochs of 1 KiB: four calls of the block
+// function under one key (counters 0, 4, 8 and 12, 32 words each), of which
+// the last 4 words become the next key and the other 124 words are output.
+// rand.ChaCha8 keeps the key while it hands out the epoch's output, 32 words
+// at a time; here a refill runs the whole epoch at once into w[0:128], and
+// the key that made it is gone from memory (overwritten in place) before the
+// first word is handed out. So the state holds at any time one key that has
+// made nothing yet (w[124:128]) and the output not yet handed out, as the
+// randp library's state does, and each word is zeroed as it is handed out.
+// Every 1 MiB of a generator's output (reseedEpochs refills) 32 fresh bytes
+// from crypto/rand are XORed into the key.
+//
+// The block function is math/rand/v2's (internal/chacha8rand, assembly on
+// amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
+// cipher of our own. rand.ChaCha8's fields are unexported; chachaState
+// mirrors them, and a refill lays four rand.ChaCha8 values over w, 32 words
+// apart, so that each block call writes its output straight into place
+// (each value's buffer is the next 32 words of w, its key the 4 words after
+// them, where the key is copied before the call and which the next call's
+// output overwrites). checkChaChaLayout proves at start-up, on the running Go
+// version, that the mirror and the real type agree (sizes, where the key and
+// the counters are, and that Uint64 refills as assumed); if they do not, the
+// package panics when it is initialised, naming the Go version, rather than
+// run a generator it cannot vouch for.
+//
+// Zero is the unseeded state (refills == 0 means "reseed before the next
+// refill", and n == 0 means "refill"), so a page a forked child finds wiped
+// reseeds from crypto/rand before its first output.
+
+// implementation is what Implementation reports on this path.
+const implementation = "purego"
+
+const (
+	// epochWords is the number of words of output of one refill: an epoch
+	// of ChaCha8Rand less its next key.
+	epochWords = 124
+	// keyAt is where the next key is kept in w.
+	keyAt = 124
+	// blockWords is the output of one block call.
+	blockWords = 32
+	// reseedEpochs is the number of refills between two reseeds: 1 MiB.
+	reseedEpochs = (1 << 20) / (epochWords * 8)
+)
+
+// chachaState mirrors math/rand/v2.ChaCha8 (Go 1.22 to 1.26): an
+// internal/chacha8rand.State followed by Read's partial-word buffer.
+type chachaState struct {
+	buf     [32]uint64 // output of the last block call
+	seed    [4]uint64  // the key
+	i, n, c uint32     // next word, end of the output, block counter
+	readBuf [8]byte    // unused here
+	readLen int        // unused here
+}
+
+// chachaWords is the size of a chachaState in words: a refill's last
+// rand.ChaCha8 value, at w[96:], ends at w[96+chachaWords].
+const chachaWords = int(unsafe.Sizeof(chachaState{}) / 8)
+
+// generator is one pure-Go generator, in a page of its own.
+type generator struct {
+	// w[0:124] is an epoch's output, w[124:128] the next key; the words
+	// above are used during a refill only and zeroed after it.
+	w [256]uint64
+	// i is the next word of output, n the end of it: w[i:n] is unused.
+	i, n uint32
+	// fresh receives the reseed's bytes from crypto/rand, in the page, and
+	// is zeroed once they are XORed into the key.
+	fresh [4]uint64
+	// refills counts the refills left before the next reseed; 0 means
+	// reseed first, which is also the zero state's.
+	refills uint32
+	// busy is 1 while a goroutine reseeds a per-P generator unpinned
+	// (shard; see buffers_purego.go).
+	busy uint32
+	// race orders pinned sections for the race detector (race.go).
+	race raceOrder
+}
+
+var _ [pageSize - unsafe.Sizeof(generator{})]byte // a generator fits in a page
+
+var _ [len(generator{}.w) - (3*blockWords + chachaWords)]byte // the last block call's rand.ChaCha8 fits in w
+
+// chachaAt returns the rand.ChaCha8 laid over w from word k on.
+func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
+	// SAFETY: w[k:k+chachaWords] lies inside w (checked above for the
+	// largest k, 96), holds plain integers as rand.ChaCha8 does, and is
+	// 8-byte aligned as rand.ChaCha8 is (checkChaChaLayout); rand.ChaCha8
+	// holds no pointers, so the collector has nothing to trace there.
+	p := unsafe.Pointer(&g.w[k])
+	return (*rand.ChaCha8)(p), (*chachaState)(p)
+}
+
+// refill runs one epoch under the key in w[124:128]: w[0:124] becomes
+// output and w[124:128] the next key, and the old key is nowhere. It leaves
+// i = 0 and n = 124. g must be seeded (g.refills > 0).
+func (g *generator) refill() {
+	g.refills--
+	copy(g.w[blockWords:blockWords+4], g.w[keyAt:keyAt+4])
+	for j := range 4 {
+		k := j * blockWords
+		c, m := g.chachaAt(k)
+		// The key is at w[k+32:k+36], m.seed. With i == n, Uint64
+		// refills: the counter goes from 4j-4 to 4j and the block
+		// function writes 32 words into w[k:k+32], m.buf (the first call
+		// overwrites nothing of the key, which lies above; the last
+		// overwrites the key's home, w[124:128]). Uint64 then returns
+		// word k, which stays in w.
+		m.i, m.n, m.c = 0, 0, uint32(4*j-4)
+		c.Uint64()
+		if j < 3 {
+			// The next call's key, above the output it will write over
+			// this copy.
+			copy(g.w[k+2*blockWords:k+2*blockWords+4], m.seed[:])
+		}
+	}
+	// The last key copy and the last value's counters.
+	clear(g.w[4*blockWords : 3*blockWords+chachaWords])
+	g.i, g.n = 0, epochWords
+}
+
+// reseed XORs 32 bytes from crypto/rand into g's key (into a zero key, for
+// a new or wiped generator) and restarts the reseed countdown.
+func (g *generator) reseed() {
+	readOS(unsafe.Pointer(&g.fresh), int(unsafe.Sizeof(g.fresh)))
+	for i, f := range g.fresh {
+		g.w[keyAt+i] ^= f
+	}
+	clear(g.fresh[:])
+	g.refills = reseedEpochs
+}
+
+// osReader is crypto/rand.Reader as it was when the package was initialised:
+// the operating system's source (Go 1.24 and later crash the program rather
+// than return an error from it). A program may later replace
+// crypto/rand.Reader, which crypto/rand.Read then reads, and with randp's own
+// Reader, for one, reseeding through crypto/rand.Read would read randp
+// itself; reading the saved reader seeds from the OS whatever the program
+// does with crypto/rand.Reader.
+var osReader = crand.Reader
+
+// readOS fills the n bytes at p from the operating system's source.
+func readOS(p unsafe.Pointer, n int) {
+	// SAFETY: p points to n writable bytes that hold no Go pointers.
+	if _, err := io.ReadFull(osReader, unsafe.Slice((*byte)(p), n)); err != nil {
+		panic("randp: the operating system's entropy source failed: " + err.Error())
+	}
+}
+
+// osUint64 returns 64 bits from the operating system's source, for calls
+// that find no generator they may use.
+func osUint64() uint64 {
+	var b [8]byte
+	readOS(unsafe.Pointer(&b), len(b))
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+func init() { checkChaChaLayout() }
+
+// checkChaChaLayout panics unless chachaState describes rand.ChaCha8 as the
+// running Go version lays it out and refills it.
+func checkChaChaLayout() {
+	var st chachaState
+	ok := unsafe.Sizeof(st) == unsafe.Sizeof(rand.ChaCha8{}) &&
+		unsafe.Alignof(st) == unsafe.Alignof(rand.ChaCha8{})
+	if ok {
+		// A public, fixed seed: this generator checks the layout only.
+		var seed [32]byte
+		for i := range seed {
+			seed[i] = byte(i + 1)
+		}
+		c := rand.NewChaCha8(seed)
+		// SAFETY: the sizes and alignments agree, and both types hold
+		// plain integers only.
+		m := (*chachaState)(unsafe.Pointer(c))
+		ok = m.seed[0] == binary.LittleEndian.Uint64(seed[0:]) && m.seed[3] == binary.LittleEndian.Uint64(seed[24:]) &&
+			m.i == 0 && m.n == 32 && m.c == 0 && m.buf[0] != 0 && m.buf[31] != 0
+		first := m.buf[0]
+		ok = ok && c.Uint64() == first && m.i == 1
+		// A block call at counter 0 under a new key, as generator.refill
+		// makes, writing only buf, i, n and c.
+		m.seed = [4]uint64{1, 2, 3, 4}
+		m.i, m.n, m.c = 0, 0, ^uint32(3)
+		m.readBuf, m.readLen = [8]byte{9}, 9
+		v := c.Uint64()
+		ok = ok && v == m.buf[0] && v != first && m.i == 1 && m.n == 32 && m.c == 0 &&
+			m.seed == [4]uint64{1, 2, 3, 4} && m.readBuf == [8]byte{9} && m.readLen == 9
+	}
+	if !ok {
+		panic("randp: math/rand/v2.ChaCha8 is not laid out as randp's pure-Go generator expects on " +
+			runtime.Version() + "; build with cgo or use a randp release that supports this Go version")
+	}
+}

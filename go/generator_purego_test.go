@@ -1,0 +1,240 @@
+//go:build !cgo || randp_purego || !linux || !(amd64 || arm64)
+
+package randp
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// These white-box tests look inside the pure-Go generators: the output is
+// math/rand/v2's ChaCha8 stream for the generator's key, every word handed
+// out is zeroed, and no key that made handed-out output stays in the state.
+
+// chacha8 returns math/rand/v2's ChaCha8 seeded with key, the reference the
+// generator's output must equal word for word.
+func chacha8(key [4]uint64) *rand.ChaCha8 {
+	var seed [32]byte
+	for i, k := range key {
+		binary.LittleEndian.PutUint64(seed[8*i:], k)
+	}
+	return rand.NewChaCha8(seed)
+}
+
+// seededSource returns a Buffered whose generator has its page and whose
+// next refill runs under key.
+func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
+	t.Helper()
+	s := Source()
+	s.Uint64()
+	g := s.mem
+	if g == &noBuffer {
+		t.Fatal("no generator page: the kernel does not wipe it in a forked child")
+	}
+	clear(g.w[:])
+	copy(g.w[keyAt:], key[:])
+	g.i, g.n = 0, 0
+	return s, g
+}
+
+// TestGeneratorIsChaCha8Rand checks 10 epochs of a generator's output
+// against math/rand/v2's ChaCha8 with the same key, and that the state holds
+// the key of the next epoch, never the current one.
+func TestGeneratorIsChaCha8Rand(t *testing.T) {
+	key := [4]uint64{0x0123456789abcdef, 2, 3, 4}
+	s, g := seededSource(t, key)
+	ref := chacha8(key)
+	keys := map[[4]uint64]bool{key: true}
+	for n := range 10 * epochWords {
+		want := ref.Uint64()
+		if got := s.Uint64(); got != want {
+			t.Fatalf("value %d: got %#x, want ChaCha8's %#x", n, got, want)
+		}
+		if g.i == 1 {
+			next := [4]uint64(g.w[keyAt : keyAt+4])
+			if keys[next] {
+				t.Fatalf("value %d: after a refill the state holds a key already used, %x", n, next)
+			}
+			keys[next] = true
+		}
+	}
+}
+
+// TestGeneratorZeroesAndErases checks after every value that the words
+// handed out, the scratch words and the reseed's bytes are zero, that the
+// unused words are not, and that no word of the state equals a word of a key
+// that has made output.
+func TestGeneratorZeroesAndErases(t *testing.T) {
+	s, g := seededSource(t, [4]uint64{5, 6, 7, 8})
+	g.refills = 3
+	used := map[uint64]bool{5: true, 6: true, 7: true, 8: true}
+	for n := range 3 * epochWords {
+		if g.i == g.n {
+			for _, k := range g.w[keyAt : keyAt+4] {
+				used[k] = true // the key the next refill uses up
+			}
+		}
+		s.Uint64()
+		for j, w := range g.w {
+			unused := uint32(j) >= g.i && uint32(j) < g.n
+			if !unused && j < keyAt && w != 0 {
+				t.Fatalf("value %d: word %d is %#x, not zero (i = %d)", n, j, w, g.i)
+			}
+			if unused && w == 0 {
+				t.Fatalf("value %d: unused word %d is zero", n, j)
+			}
+			if j >= keyAt+4 && w != 0 {
+				t.Fatalf("value %d: scratch word %d is %#x, not zero", n, j, w)
+			}
+			if w != 0 && used[w] && j >= keyAt+4 || w != 0 && used[w] && j < keyAt {
+				t.Fatalf("value %d: word %d holds a word of a used key", n, j)
+			}
+		}
+		if g.fresh != [4]uint64{} {
+			t.Fatal("the reseed's bytes were left in the state")
+		}
+	}
+}
+
+func TestGeneratorReseeds(t *testing.T) {
+	key := [4]uint64{9, 10, 11, 12}
+	s, g := seededSource(t, key)
+	g.refills = 1
+	ref := chacha8(key)
+	for range epochWords {
+		if s.Uint64() != ref.Uint64() {
+			t.Fatal("the last epoch before a reseed is not ChaCha8's")
+		}
+	}
+	if g.refills != 0 {
+		t.Fatalf("refills = %d after the last refill, want 0", g.refills)
+	}
+	// Without the reseed the next value would be ChaCha8's.
+	if s.Uint64() == ref.Uint64() {
+		t.Fatal("the reseed did not change the key")
+	}
+	if g.refills != reseedEpochs-1 {
+		t.Fatalf("refills = %d after a reseed and a refill, want %d", g.refills, reseedEpochs-1)
+	}
+}
+
+// TestZeroGeneratorReseeds wipes a generator as a forked child finds it:
+// its next value must come from a key drawn from crypto/rand, not from the
+// all-zero key.
+func TestZeroGeneratorReseeds(t *testing.T) {
+	s := Source()
+	s.Uint64()
+	*s.mem = generator{}
+	if v := s.Uint64(); v == chacha8([4]uint64{}).Uint64() {
+		t.Fatal("a wiped generator produced the all-zero key's output")
+	}
+	if s.mem.refills != reseedEpochs-1 {
+		t.Fatalf("a wiped generator was not reseeded: refills %d", s.mem.refills)
+	}
+}
+
+func TestSharedGeneratorsZeroConsumed(t *testing.T) {
+	b := make([]byte, readDirectMin+100)
+	for i := range 5000 {
+		Uint64()
+		Read(b[:i%len(b)])
+	}
+	p := shards.Load()
+	if p == nil {
+		t.Fatal("no per-P generators exist after package-level calls")
+	}
+	for i, sh := range *p {
+		if sh.busy != 0 {
+			t.Fatalf("generator %d is left marked busy", i)
+		}
+		for j, w := range sh.w[:keyAt] {
+			if (uint32(j) < sh.i || uint32(j) >= sh.n) && w != 0 {
+				t.Fatalf("generator %d: consumed word %d is %#x, not zero", i, j, w)
+			}
+		}
+	}
+}
+
+// TestSharedGeneratorsReseedUnderLoad makes every per-P generator due for a
+// reseed at its next refill, then lets 8 goroutines draw several epochs
+// each, so that reseeds (made unpinned, with the generator marked busy)
+// overlap other goroutines' draws; 20 rounds. No value may be handed out
+// twice, and in each round a generator must have been reseeded.
+func TestSharedGeneratorsReseedUnderLoad(t *testing.T) {
+	Uint64()
+	const goroutines, rounds, draws = 8, 20, 2 * epochWords
+	seen := make(map[uint64]bool)
+	for range rounds {
+		for _, sh := range *shards.Load() {
+			if sh != &noShard {
+				sh.refills = 1
+			}
+		}
+		vals := make([][]uint64, goroutines)
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var b [24]byte
+				for range draws {
+					vals[g] = append(vals[g], Uint64())
+					Read(b[:])
+					vals[g] = append(vals[g], binary.LittleEndian.Uint64(b[:]),
+						binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:]))
+					runtime.Gosched()
+				}
+			}()
+		}
+		wg.Wait()
+		for _, vs := range vals {
+			for _, v := range vs {
+				if seen[v] {
+					t.Fatalf("value %#x handed out twice", v)
+				}
+				seen[v] = true
+			}
+		}
+		reseeded := 0
+		for _, sh := range *shards.Load() {
+			if sh != &noShard && sh.refills > 1 {
+				reseeded++
+			}
+		}
+		if reseeded == 0 {
+			t.Fatal("no per-P generator was reseeded in a round")
+		}
+	}
+}
+
+// TestReseedIgnoresReplacedCryptoRandReader replaces crypto/rand.Reader with
+// randp's Reader, as a program may, and makes every generator reseed: the
+// reseeds must still read the operating system (reading crypto/rand.Read
+// would now read randp itself, and recurse without end).
+func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
+	old := crand.Reader
+	crand.Reader = Reader
+	defer func() { crand.Reader = old }()
+	s := Source()
+	s.Uint64()
+	s.mem.refills, s.mem.i = 0, s.mem.n
+	s.Uint64()
+	Uint64()
+	for _, sh := range *shards.Load() {
+		if sh != &noShard {
+			sh.refills, sh.i = 0, sh.n
+		}
+	}
+	var b [100]byte
+	for range 3 {
+		Uint64()
+		Read(b[:])
+	}
+	if s.mem.refills != reseedEpochs-1 {
+		t.Fatalf("the Buffered did not reseed: refills %d", s.mem.refills)
+	}
+}

@@ -1,0 +1,83 @@
+//go:build linux
+
+package randp
+
+import (
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// native reports whether these tests run where the kernel's advice can be
+// checked: natively on Linux/amd64 or 386 (the arm64 tests run under
+// qemu-user, which accepts any advice and ignores it).
+func native() bool { return runtime.GOARCH == "amd64" || runtime.GOARCH == "386" }
+
+// TestPagesAreWipedOnForkAndNotDumped checks, in the kernel's own account of
+// the mapping, that the advice took effect: wf (wipe on fork), dd (don't
+// dump), and lo (locked) when mlock succeeded. Under qemu-user the probe must
+// refuse the page instead.
+func TestPagesAreWipedOnForkAndNotDumped(t *testing.T) {
+	p := mapPage()
+	if !native() {
+		if p != nil || !wipeRefused.Load() {
+			t.Fatal("qemu-user ignores MADV_WIPEONFORK, and the probe did not see it")
+		}
+		return
+	}
+	if p == nil {
+		t.Fatal("mapPage refused: this kernel (Linux >= 4.14) must honour MADV_WIPEONFORK")
+	}
+	defer releasePage(p)
+	flags := vmFlagsOf(uintptr(p))
+	if flags == nil {
+		t.Fatalf("no mapping at %p in /proc/self/smaps", p)
+	}
+	if !flags["wf"] || !flags["dd"] {
+		t.Errorf("the page's flags %v lack wf or dd", flags)
+	}
+	if (unsafe.Slice((*byte)(p), pageSize)[pageSize-1] == 1) != flags["lo"] {
+		t.Errorf("mlock's result and the page's flags %v disagree", flags)
+	}
+	t.Logf("page flags: %v", flags)
+	// The control: an ordinary mapping has no wf flag.
+	b, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(b)
+	if plain := vmFlagsOf(uintptr(unsafe.Pointer(&b[0]))); plain == nil || plain["wf"] {
+		t.Fatalf("an ordinary mapping's flags are %v: the check cannot tell it from a page", plain)
+	}
+}
+
+// TestPagesAreReleased checks that a page is unmapped when released, and that
+// a Buffered's page is released once the Buffered is garbage.
+func TestPagesAreReleased(t *testing.T) {
+	if !native() {
+		t.Skip("no pages are mapped under qemu-user (see TestPagesAreWipedOnForkAndNotDumped)")
+	}
+	p := mapPage()
+	releasePage(p)
+	if flags := vmFlagsOf(uintptr(p)); flags["wf"] {
+		t.Fatalf("a released page is still mapped: %v", flags)
+	}
+	before := livePages.Load()
+	for range 100 {
+		s := Source()
+		s.Uint64()
+	}
+	if got := livePages.Load(); got < before+100 {
+		t.Fatalf("100 Buffered sources in use map %d pages, want 100", got-before)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for livePages.Load() > before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := livePages.Load(); got > before {
+		t.Fatalf("%d pages of 100 unreachable Buffered sources are still mapped", got-before)
+	}
+}
