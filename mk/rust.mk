@@ -27,7 +27,7 @@ test-rust: build
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
 # state under a running call) and the key-erasure scan run there too. The
 # single-step test covers every instruction of the refill and first-draw
-# paths there (some 7,000 in debug against 600 in release); the reseed path,
+# paths there (some 7,500 in debug against 600 in release); the reseed path,
 # a 1 MiB fill whose every word is checked in each of its cases, only in
 # release (test-rust).
 test-rust-debug:
