@@ -1,26 +1,38 @@
 //! Fast key erasure and the nesting mark, at every instruction of a draw.
 //!
 //! A tracer (this test) runs a tracee (this binary again, under ptrace) that
-//! makes one call, and for every instruction k of that call starts a fresh
-//! tracee, single-steps it k instructions into the call and injects SIGUSR1
-//! there. The handler either forks (both processes go on: the child's copy
+//! makes one call. A first run single-steps the whole call and records each
+//! step (its instruction and stack depth); then for every step k a fresh
+//! tracee is run to step k (with a breakpoint) and SIGUSR1 is injected
+//! there. Its handler either forks (both processes go on: the child's copy
 //! of the state page is wiped under the interrupted call, which the child
 //! then finishes) or drops the state page (MADV_PAGEOUT on a droppable page:
-//! it reads back as zeroes), and then draws. Afterwards, in the parent and
-//! in the child, nothing the handler drew, the interrupted call returned, or
-//! later draws returned appears twice or is zero, none of it is AES-256-CTR
-//! output under the all-zero key (the key of a wiped state), every process
-//! holds exactly one state page (the `wf` mappings of /proc/self/smaps: one
-//! per thread that drew), and a page drop really dropped the page.
+//! it reads back as zeroes), and then draws. A third family drops the page
+//! at step k without drawing, lets the call go on over the dropped page, and
+//! draws from a SIGUSR2 handler at the call's last step before its result is
+//! final (the first step at which a fork hands the child the parent's
+//! result ends the call's use of the state): a call running over a wiped
+//! page must not let a handler use what it writes there. Afterwards, in the
+//! parent and in the child, nothing a handler drew, the interrupted call
+//! returned, or later draws returned appears twice or is zero, none of it
+//! is CTR output of a wiped state (AES-256 under the all-zero key, or with
+//! all-zero round keys), every process holds exactly one state page (the
+//! `wf` mappings of /proc/self/smaps: one per thread that drew), and a page
+//! drop really dropped the page. A child that returns exactly its parent's
+//! result is counted as a fork after the result was final, which only the
+//! steps at the end of the call may show.
 //!
 //! The paths: a word draw's refill (`u64` with the buffer empty), a reseed
 //! (a 1 MiB fill with the reseed interval used up) and a thread's first
-//! draw (where a handler's draw must not map a second page: issue 16, item
-//! 3). Every instruction of each path is covered, release and debug; the
-//! keystream kernels are stepped over (a single-step trap aborts their
-//! restartable sequence at every step, so stepping into them never ends)
-//! and the signal is injected at each kernel's entry as well. The output
-//! names the instructions covered per path. Linux on x86_64 only.
+//! draw (where a handler's draw must not make the thread map a second page:
+//! issue 16, item 3). Every step of each path is covered, in release (`make
+//! test-rust`) and, for the refill and the first draw, in debug (`make
+//! test-rust-debug`); the keystream kernels are stepped over (a single-step
+//! trap aborts their restartable sequence at every step, so stepping into
+//! them never ends) and the signal is injected at each kernel's entry as
+//! well. The output names the steps covered per path. Where the state pages
+//! are not droppable (Linux < 6.11) only the forks run, and the output says
+//! so. Linux on x86_64 only; tracees run without address randomisation.
 
 #![cfg(all(target_os = "linux", target_arch = "x86_64"))]
 

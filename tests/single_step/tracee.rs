@@ -29,8 +29,9 @@ static HANDLER_WORDS: [AtomicU64; 8] = [const { AtomicU64::new(0) }; 8];
 extern "C" fn on_signal(_: libc::c_int) {
     SIGNALS.fetch_add(1, Relaxed);
     if ACTION.load(Relaxed) == Action::Fork as u8 {
-        // SAFETY: fork is async-signal-safe; the child only finishes the
-        // interrupted call, draws, writes to its stdout and calls _exit.
+        // SAFETY: fork is async-signal-safe. The process has one thread and
+        // the interrupted code (randp) holds no lock, so the child may go on
+        // as its parent does: it finishes the call, draws, reports, _exits.
         match unsafe { libc::fork() } {
             0 => IS_CHILD.store(true, Relaxed),
             pid => CHILD.store(pid, Relaxed),
