@@ -5,7 +5,7 @@
 #   make build           release build of the workspace (rlib, randp-cat, target/release/librandp.{a,so})
 #   make header          regenerate include/randp.h with cbindgen
 #   make test-rust       cargo test --release over the workspace, every feature
-#   make test-rust-debug the library, fork, signal, abort, thread and key-erasure tests in the debug profile
+#   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile
 
 .PHONY: test-rust-debug
 
@@ -25,6 +25,11 @@ test-rust: build
 
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
-# state under a running call) and the key-erasure scan run there too.
+# state under a running call) and the key-erasure scan run there too. The
+# single-step test covers every instruction of the refill and first-draw
+# paths there (some 7,500 in debug against 600 in release); the reseed path,
+# a 1 MiB fill whose every word is checked in each of its cases, only in
+# release (test-rust).
 test-rust-debug:
-	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test signal_frames
+	RANDP_SINGLE_STEP_PATHS=refill,first-draw \
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test signal_frames --test single_step

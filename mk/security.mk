@@ -12,6 +12,8 @@
 #                                       malloc: dlopen, 40 pthread keys, process's first draw
 #   make test-security-destructors      draws in every pthread destructor round leak nothing
 #   make test-security-fork-handler     fork in a handler mid-draw, debug and release cdylib
+#   make test-security-signal-frames-static  the signal-storm scan (tests/signal_frames.rs)
+#                                       as a static-pie binary, with rseq and rseq=0
 #   make security-tools                 install what the tests need (openssl) when missing
 #   make security-debug-cdylib          the debug librandp.so under its SONAME in build/debug/
 #   make build/security/keystream-41.bin  the attacker's keystream (AES-256-CTR, key 0x41 x 32)
@@ -134,3 +136,24 @@ test-security-fork-handler: build security-debug-cdylib security-tools
 	$(SEC_BUILD)/fork_in_handler_debug || st=1; \
 	$(SEC_BUILD)/fork_in_handler_release || st=1; \
 	exit $$st
+
+.PHONY: test-security-signal-frames-static
+test-security: test-security-signal-frames-static
+# tests/signal_frames.rs linked fully statically (static-pie, +crt-static as
+# for test-security-entropy-rust), where glibc's __rseq_offset, to which randp
+# refers weakly, must be linked in for the kernels to run as restartable
+# sequences. The test runs every backend with glibc's rseq registration
+# (protection "rseq") and with GLIBC_TUNABLES=glibc.pthread.rseq=0 (blocked
+# signals), and checks which one each child used. The binary is checked to
+# have no program interpreter and to define __rseq_offset.
+SEC_STATIC_STORM_DIR := target/crt-static/$(HOST_TRIPLE)/release/deps
+test-security-signal-frames-static: security-tools
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --release --features internals \
+		--test signal_frames --target $(HOST_TRIPLE) --target-dir target/crt-static --no-run
+	@bin=$$(ls -t $(SEC_STATIC_STORM_DIR)/signal_frames-* | grep -v '\.d$$' | head -1); \
+	if readelf -l $$bin | grep -q 'Requesting program interpreter'; then \
+		echo "test-security-signal-frames-static: $$bin is not static" >&2; exit 1; fi; \
+	if ! nm $$bin | grep -q ' [DdBb] __rseq_offset$$'; then \
+		echo "test-security-signal-frames-static: $$bin does not define __rseq_offset" >&2; exit 1; fi; \
+	echo "test-security-signal-frames-static: $$bin is static and defines __rseq_offset"; \
+	$$bin --test-threads=1

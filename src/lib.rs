@@ -175,6 +175,16 @@ pub mod internals {
         Some(*ks.current())
     }
 
+    /// The name and entry address of every x86_64 keystream kernel (the
+    /// keystream kernels of the three x86 backends, the seed mix), for the
+    /// tests that single-step a draw: a kernel is a restartable sequence,
+    /// which a single-step trap aborts at every step, so the tests step over
+    /// it (its return address is at `[rsp]` on entry).
+    #[cfg(target_arch = "x86_64")]
+    pub fn keystream_kernel_entries() -> alloc::vec::Vec<(&'static str, usize)> {
+        crate::keystream::kernel_entries().to_vec()
+    }
+
     /// Switches off (`true`) or back on the protection that keeps keys out
     /// of signal frames (restartable sequences, or signals blocked around
     /// the keystream), for the control of the tests that show it is needed.

@@ -25,11 +25,14 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 
+mod support;
+use support::scan::{Secrets, at_depth, chain, mask_signal};
+
 const ROLE: &str = "RANDP_SIGNAL_FRAMES_CHILD";
 
-/// How far below the loop the draws run, how much stack is read back below
-/// the loop, and the size of the alternate signal stack.
-const DEPTH: usize = 32 * 1024;
+/// How much stack is read back below the loop (the draws run
+/// `support::scan::DEPTH` below it), and the size of the alternate signal
+/// stack.
 const SCAN: usize = 160 * 1024;
 const ALTSTACK: usize = 64 * 1024;
 /// The timer's interval.
@@ -145,14 +148,6 @@ fn round_keys() -> Box<[[u8; 16]; 15]> {
     k
 }
 
-#[inline(never)]
-fn at_depth(f: &mut dyn FnMut()) {
-    let pad = [0u8; DEPTH];
-    black_box(&pad);
-    f();
-    black_box(&pad);
-}
-
 fn draw(work: Work, buf: &mut [u8]) {
     IN_DRAW.store(1, Relaxed);
     match work {
@@ -167,34 +162,10 @@ fn draw(work: Work, buf: &mut [u8]) {
     IN_DRAW.store(0, Relaxed);
 }
 
-/// Blocks (`true`) or unblocks the storm's signal on this thread.
-fn mask_storm(block: bool) {
-    // SAFETY: a valid, initialised signal set; changes this thread's mask.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGUSR1);
-        let how = if block { libc::SIG_BLOCK } else { libc::SIG_UNBLOCK };
-        assert_eq!(libc::pthread_sigmask(how, &set, std::ptr::null_mut()), 0);
-    }
-}
-
 fn key_of(rk: &[[u8; 16]; 15]) -> [u8; 32] {
     let mut k = [0u8; 32];
     k[..16].copy_from_slice(&rk[0]);
     k[16..].copy_from_slice(&rk[1]);
-    k
-}
-
-/// The key after `key`: blocks 0 and 1 of AES-256-CTR under it.
-fn next_key(key: &[u8; 32]) -> [u8; 32] {
-    let aes = Aes256::new(key.into());
-    let mut k = [0u8; 32];
-    for (i, half) in k.chunks_mut(16).enumerate() {
-        let mut b = (i as u128).to_be_bytes().into();
-        aes.encrypt_block(&mut b);
-        half.copy_from_slice(&b);
-    }
     k
 }
 
@@ -203,13 +174,7 @@ fn next_key(key: &[u8; 32]) -> [u8; 32] {
 /// the chain: keys that never existed are never found, so walking past it
 /// costs nothing but time).
 fn keys_of_round(r: &Report) -> Vec<[u8; 32]> {
-    let (mut k, last) = (key_of(&r.before), key_of(&r.after));
-    let mut keys = Vec::new();
-    while k != last && keys.len() < 64 {
-        keys.push(k);
-        k = next_key(&k);
-    }
-    keys
+    chain(key_of(&r.before), key_of(&r.after), 64)
 }
 
 /// Whether a fill's output holds the keystream of the key it started with,
@@ -260,31 +225,6 @@ fn secrets(keys: &[[u8; 32]], intermediate: bool) -> HashSet<[u8; 16]> {
     s
 }
 
-/// A filter on the first three bytes of the secrets, so that the scan
-/// looks most windows up in a bitmap only.
-fn prefixes(secrets: &HashSet<[u8; 16]>) -> Vec<u64> {
-    let mut bits = vec![0u64; 1 << 18];
-    for v in secrets {
-        let i = prefix_of(v);
-        bits[i / 64] |= 1 << (i % 64);
-    }
-    bits
-}
-
-fn prefix_of(w: &[u8]) -> usize {
-    usize::from(w[0]) << 16 | usize::from(w[1]) << 8 | usize::from(w[2])
-}
-
-/// Counts the 16-byte windows of `mem` (at every offset) that are secrets.
-fn count_found(mem: &[u8], secrets: &HashSet<[u8; 16]>, bits: &[u64]) -> usize {
-    mem.windows(16)
-        .filter(|w| {
-            let i = prefix_of(w);
-            bits[i / 64] & (1 << (i % 64)) != 0 && secrets.contains(<&[u8; 16]>::try_from(*w).unwrap())
-        })
-        .count()
-}
-
 #[test]
 fn child() {
     let Ok(role) = std::env::var(ROLE) else { return };
@@ -319,7 +259,7 @@ fn child() {
                 // SAFETY: a valid stack_t for memory that lives forever.
                 assert_eq!(unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) }, 0);
             }
-            mask_storm(true);
+            mask_signal(libc::SIGUSR1, true);
             let mut buf = vec![0u8; FILL];
             randp::fill_bytes(&mut buf[..1]);
             // SAFETY: gettid has no preconditions.
@@ -329,9 +269,9 @@ fn child() {
                 // The storm reaches this thread during the draw only: later
                 // frames would overwrite the ones on the alternate stack
                 // before they are read.
-                mask_storm(false);
+                mask_signal(libc::SIGUSR1, false);
                 at_depth(&mut || draw(work, &mut buf));
-                mask_storm(true);
+                mask_signal(libc::SIGUSR1, true);
                 let after = round_keys();
                 let output = if matches!(work, Work::Fill) { buf.clone() } else { Vec::new() };
                 report_tx.send(Report { before, after, output }).unwrap();
@@ -376,13 +316,12 @@ fn child() {
             assert!(fill_is_keystream(&report), "round {done}: the fill is not the keystream of its key");
             checked += 1;
         }
-        let s = secrets(&keys, matches!(work, Work::Words));
-        let prefix = prefixes(&s);
+        let s = Secrets::new(secrets(&keys, matches!(work, Work::Words)));
         mem.read_exact_at(&mut stack, (top - SCAN) as u64).unwrap();
-        let mut found = count_found(&stack, &s, &prefix);
+        let mut found = s.count_in(&stack);
         if altstack {
             mem.read_exact_at(&mut altmem, alt as u64).unwrap();
-            found += count_found(&altmem, &s, &prefix);
+            found += s.count_in(&altmem);
         }
         leaks += found;
         leaky += usize::from(found > 0);

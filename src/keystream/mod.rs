@@ -357,6 +357,20 @@ pub(crate) fn signal_frame_aborts() -> usize {
     signal_frames::ABORTS.load(Relaxed)
 }
 
+/// The entry addresses of the x86_64 keystream kernels (the three
+/// keystream kernels and the seed mix with its key expansion), for the tests
+/// that single-step a draw and must step over them: each is a naked leaf
+/// function, with its return address at `[rsp]` on entry.
+#[cfg(all(feature = "internals", target_arch = "x86_64"))]
+pub(crate) fn kernel_entries() -> [(&'static str, usize); 4] {
+    [
+        ("vaes512", x86_vaes512::keystream as *const () as usize),
+        ("vaes256", x86_vaes256::keystream as *const () as usize),
+        ("aesni", x86_aesni::keystream as *const () as usize),
+        ("mix_expand", x86::mix_expand as *const () as usize),
+    ]
+}
+
 /// Runs `f`, which copies key material through registers (the test views of
 /// the state), with signals blocked, and zeroes the vector registers after it.
 #[cfg(feature = "internals")]

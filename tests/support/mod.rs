@@ -4,6 +4,8 @@
 //! which tests cannot apply there.
 #![allow(dead_code)]
 
+pub mod scan;
+
 use std::ffi::OsStr;
 use std::process::{Command, Output};
 

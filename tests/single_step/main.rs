@@ -1,0 +1,410 @@
+//! Fast key erasure and the nesting mark, at every instruction of a draw.
+//!
+//! A tracer (this test) runs a tracee (this binary again, under ptrace) that
+//! makes one call. A first run single-steps the whole call and records each
+//! step (its instruction and stack depth); then for every step k a fresh
+//! tracee is run to step k (with a breakpoint) and SIGUSR1 is injected
+//! there. Its handler either forks (both processes go on: the child's copy
+//! of the state page is wiped under the interrupted call, which the child
+//! then finishes) or drops the state page (MADV_PAGEOUT on a droppable page:
+//! it reads back as zeroes), and then draws. A third family drops the page
+//! at step k without drawing, lets the call go on over the dropped page, and
+//! draws from a SIGUSR2 handler at the call's last step before its result is
+//! final (the first step at which a fork hands the child the parent's
+//! result ends the call's use of the state): a call running over a wiped
+//! page must not let a handler use what it writes there. Afterwards, in the
+//! parent and in the child, nothing a handler drew, the interrupted call
+//! returned, or later draws returned appears twice or is zero, none of it
+//! is CTR output of a wiped state (AES-256 under the all-zero key, or with
+//! all-zero round keys), every process holds exactly one state page (the
+//! `wf` mappings of /proc/self/smaps: one per thread that drew), and a page
+//! drop really dropped the page. A child that returns exactly its parent's
+//! result is counted as a fork after the result was final, which only the
+//! steps at the end of the call may show.
+//!
+//! The paths: a word draw's refill (`u64` with the buffer empty), a reseed
+//! (a 1 MiB fill with the reseed interval used up) and a thread's first
+//! draw (where a handler's draw must not make the thread map a second page:
+//! issue 16, item 3). Every step of each path is covered, in release (`make
+//! test-rust`) and, for the refill and the first draw, in debug (`make
+//! test-rust-debug`); the keystream kernels are stepped over (a single-step
+//! trap aborts their restartable sequence at every step, so stepping into
+//! them never ends) and the signal is injected at each kernel's entry as
+//! well. The output names the steps covered per path. Where the state pages
+//! are not droppable (Linux < 6.11) only the forks run, and the output says
+//! so. Linux on x86_64 only; tracees run without address randomisation.
+
+#![cfg(all(target_os = "linux", target_arch = "x86_64"))]
+
+mod protocol;
+mod ptrace;
+mod state_pages;
+#[path = "../support/mod.rs"]
+mod support;
+mod tracee;
+
+use aes::Aes256;
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
+use protocol::{Action, Path, REPORT, Report};
+use ptrace::{Step, Tracee, describe};
+use std::collections::HashSet;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+const ROLE: &str = "RANDP_SINGLE_STEP_TRACEE";
+/// Blocks of the all-zero key's keystream that no output may contain.
+const ZERO_KEY_BLOCKS: u128 = 8192;
+/// Tracees run side by side (each traced by the thread that started it).
+const WORKERS: usize = 2;
+
+fn write_words(fd: i32, words: &[u64]) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
+    support::write_all(fd, &bytes);
+}
+
+/// The 8-byte halves of the first blocks of CTR-mode output of a wiped
+/// state, from counter 0, sorted: AES-256 under the all-zero key (a zeroed
+/// key, expanded), and AES-256 with all 15 round keys zero (a zeroed
+/// schedule, used as it is).
+fn zero_key_words() -> Vec<u64> {
+    let aes = Aes256::new(&[0u8; 32].into());
+    assert!(std::arch::is_x86_feature_detected!("aes"), "the x86_64 keystream kernels need AES-NI");
+    let mut set = Vec::new();
+    for ctr in 0..ZERO_KEY_BLOCKS {
+        let mut b = ctr.to_be_bytes().into();
+        aes.encrypt_block(&mut b);
+        let b: [u8; 16] = b.into();
+        // SAFETY: the CPU has AES-NI (checked above); loads and stores of
+        // 16-byte arrays.
+        let z: [u8; 16] = unsafe {
+            use std::arch::x86_64::*;
+            let zero = _mm_setzero_si128();
+            let mut st = _mm_loadu_si128(ctr.to_be_bytes().as_ptr().cast());
+            for _ in 0..13 {
+                st = _mm_aesenc_si128(st, zero);
+            }
+            st = _mm_aesenclast_si128(st, zero);
+            let mut out = [0u8; 16];
+            _mm_storeu_si128(out.as_mut_ptr().cast(), st);
+            out
+        };
+        for block in [b, z] {
+            set.push(u64::from_ne_bytes(block[..8].try_into().unwrap()));
+            set.push(u64::from_ne_bytes(block[8..].try_into().unwrap()));
+        }
+    }
+    set.sort_unstable();
+    set
+}
+
+/// The steps of one path, from a run that single-steps through the whole
+/// call and injects nothing: each step's instruction, its stack pointer
+/// (from the call's), and how many times before that pair was reached.
+struct Trace {
+    steps: Vec<(u64, u64, usize)>,
+    kernel_calls: usize,
+}
+
+impl Trace {
+    fn distinct(&self) -> usize {
+        self.steps.iter().map(|s| s.0).collect::<HashSet<_>>().len()
+    }
+}
+
+fn trace(path: Path) -> Trace {
+    let t = Tracee::start(ROLE, path, Action::Drop);
+    let (mut steps, mut kernel_calls, mut seen) = (Vec::new(), 0, std::collections::HashMap::new());
+    loop {
+        let regs = t.regs();
+        let at = (regs.rip, t.entry_rsp().wrapping_sub(regs.rsp));
+        let n = seen.entry(at).or_insert(0);
+        steps.push((at.0, at.1, *n));
+        *n += 1;
+        match t.step() {
+            Step::Returned => break,
+            Step::Kernel => kernel_calls += 1,
+            Step::Instruction => {}
+        }
+    }
+    let (words, status) = t.release(0);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
+    assert!(words.contains(&REPORT));
+    Trace { steps, kernel_calls }
+}
+
+/// Runs one case: SIGUSR1 at step `k` of the trace, and for an early drop
+/// SIGUSR2 at step `probe_at` of the trace (reached by its instruction and
+/// stack pointer, whatever the call did after the drop). Returns a failure,
+/// or whether a fork came after the call had its result.
+fn case(tr: &Trace, path: Path, action: Action, k: usize, probe_at: usize, zero: &[u64]) -> Result<bool, String> {
+    let t = Tracee::start(ROLE, path, action);
+    let go = |i: usize| {
+        let (rip, depth, nth) = tr.steps[i];
+        t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
+    };
+    if k > 0 {
+        go(k);
+    }
+    let (words, status, probes) = match action {
+        Action::Fork | Action::Drop => {
+            let (words, status) = t.release(libc::SIGUSR1);
+            (words, status, 0)
+        }
+        Action::DropEarly => {
+            t.signal_here();
+            let (rip, depth, _) = tr.steps[probe_at];
+            t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), 0);
+            t.probe();
+            let (words, status) = t.release(0);
+            (words, status, 1)
+        }
+    };
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+        return Err(format!("the tracee ended with {}", describe(status)));
+    }
+    let reports = parse(&words).ok_or("unreadable reports")?;
+    check(path, action, &reports, zero, probes)
+}
+
+fn parse(mut words: &[u64]) -> Option<Vec<Report>> {
+    let mut reports = Vec::new();
+    while !words.is_empty() {
+        if words[0] != REPORT {
+            return None;
+        }
+        let (r, used) = Report::decode(&words[1..])?;
+        reports.push(r);
+        words = &words[1 + used..];
+    }
+    Some(reports)
+}
+
+/// How many values two sorted lists share.
+fn sorted_common(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Checks one case's reports; returns whether the fork came after the call
+/// had its result (the child's result is the parent's).
+fn check(path: Path, action: Action, reports: &[Report], zero: &[u64], probes: usize) -> Result<bool, String> {
+    let parents: Vec<&Report> = reports.iter().filter(|r| !r.child).collect();
+    let children: Vec<&Report> = reports.iter().filter(|r| r.child).collect();
+    let [parent] = parents[..] else { return Err(format!("{} parent reports", parents.len())) };
+    match action {
+        Action::Fork => {
+            if children.len() != 1 {
+                return Err(format!("{} reports from the handler's child", children.len()));
+            }
+            let st = parent.child_status;
+            if !(libc::WIFEXITED(st) && libc::WEXITSTATUS(st) == 0) {
+                return Err(format!("the handler's child ended with {}", describe(st)));
+            }
+        }
+        Action::Drop | Action::DropEarly if !children.is_empty() => return Err("a child report without a fork".into()),
+        // The page exists from the start of these paths: it must be gone.
+        Action::Drop | Action::DropEarly if path != Path::FirstDraw && parent.dropped != 1 => {
+            return Err(format!("{} state pages dropped, not 1", parent.dropped));
+        }
+        Action::Drop | Action::DropEarly => {}
+    }
+    for r in reports {
+        let who = if r.child { "child" } else { "parent" };
+        if r.signals != 1 {
+            return Err(format!("{who}: {} signals handled, not 1", r.signals));
+        }
+        if r.pages != 1 {
+            return Err(format!("{who}: {} state pages mapped at the end, not 1", r.pages));
+        }
+    }
+    if parent.probes != probes {
+        return Err(format!("{} SIGUSR2 draws made, {probes} signals sent", parent.probes));
+    }
+    // The child's `before` is its copy of the parent's, drawn before the
+    // fork. A fork after the call's last look at the state (the return
+    // sequence) gives both processes its whole result, exactly as a fork
+    // just after the call would: the child's result may equal the
+    // parent's as a whole, and is then left out; any other overlap counts.
+    let mut all: Vec<u64> = parent.all().collect();
+    let mut late = false;
+    for c in &children {
+        late = c.call == parent.call;
+        let call = if late { &[][..] } else { &c.call[..] };
+        all.extend(c.handler.iter().chain(call).chain(&c.later));
+    }
+    all.sort_unstable();
+    if all[0] == 0 {
+        return Err("a zero word was output".into());
+    }
+    let repeated = all.windows(2).filter(|w| w[0] == w[1]).count();
+    if repeated > 0 {
+        return Err(format!("{repeated} repeated words"));
+    }
+    let under_zero = sorted_common(&all, zero);
+    if under_zero > 0 {
+        return Err(format!(
+            "{under_zero} words of CTR output under the all-zero key or all-zero round keys (a wiped state)"
+        ));
+    }
+    Ok(late)
+}
+
+/// `[1, 2, 3, 7]` as "1-3 7".
+fn ranges(v: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j { v[i].to_string() } else { format!("{}-{}", v[i], v[j]) });
+        i = j + 1;
+    }
+    if out.is_empty() { "none".into() } else { out.join(" ") }
+}
+
+type Outcome = (Action, usize, Result<bool, String>);
+
+/// Runs `cases` (SIGUSR1's action and step) on `WORKERS` threads.
+fn run_cases(tr: &Trace, path: Path, cases: &[(Action, usize)], probe_at: usize, zero: &[u64]) -> Vec<Outcome> {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    while let Some(&(a, k)) = cases.get(next.fetch_add(1, Relaxed)) {
+                        out.push((a, k, case(tr, path, a, k, probe_at, zero)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    })
+}
+
+/// The failed outcomes, one line per action and failure, with their steps.
+fn failures_of(path: Path, outcomes: &[Outcome]) -> Vec<String> {
+    let mut by: std::collections::BTreeMap<(&str, &str), Vec<usize>> = Default::default();
+    for (a, k, r) in outcomes {
+        if let Err(e) = r {
+            by.entry((a.name(), e)).or_default().push(*k);
+        }
+    }
+    by.into_iter()
+        .map(|((a, e), mut ks)| {
+            ks.sort_unstable();
+            format!("{} {a}: {e}: {} cases, at steps {}", path.name(), ks.len(), ranges(&ks))
+        })
+        .collect()
+}
+
+/// Every case of one path; returns its failures.
+fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<String>) {
+    let tr = trace(path);
+    let n = tr.steps.len() - 1;
+    // The path is the one meant: a refill runs a keystream kernel; a reseed
+    // mixes the seed in first.
+    let kernels = if path == Path::Refill { 1 } else { 2 };
+    assert!(
+        tr.kernel_calls >= kernels,
+        "{}: {} keystream kernel calls, not the path under test",
+        path.name(),
+        tr.kernel_calls
+    );
+    let start = std::time::Instant::now();
+    // A fork and a drop (each with a draw) at every step.
+    let actions: &[Action] = if droppable { &[Action::Fork, Action::Drop] } else { &[Action::Fork] };
+    let cases: Vec<(Action, usize)> = actions.iter().flat_map(|&a| (0..=n).map(move |k| (a, k))).collect();
+    let mut outcomes = run_cases(&tr, path, &cases, 0, zero);
+    let mut late: Vec<usize> = outcomes.iter().filter(|o| matches!(o.2, Ok(true))).map(|o| o.1).collect();
+    late.sort_unstable();
+    let mut failures = Vec::new();
+    // Only a suffix of the path may hand the child the parent's result:
+    // the instructions after the call's last look at the state.
+    let final_from = late.first().copied().unwrap_or(n);
+    let scattered = late != (final_from..=n).collect::<Vec<_>>() && !late.is_empty();
+    if scattered {
+        failures.push(format!(
+            "{}: a fork handed the child the parent's result at steps {} (not only at the end of the call)",
+            path.name(),
+            ranges(&late)
+        ));
+    }
+    // A drop at every step before that, and a draw at the last step
+    // before it, after the call went on over the dropped page.
+    let probe_at = final_from.saturating_sub(1);
+    let early: Vec<(Action, usize)> =
+        if droppable { (0..probe_at).map(|k| (Action::DropEarly, k)).collect() } else { Vec::new() };
+    outcomes.extend(run_cases(&tr, path, &early, probe_at, zero));
+    failures.extend(failures_of(path, &outcomes));
+    let failed = outcomes.iter().filter(|o| o.2.is_err()).count() + usize::from(scattered);
+    println!(
+        "single step: {}: {} steps ({} distinct instructions, {} keystream kernel calls stepped over); \
+         {} cases: {} at every step 0..={}{}; \
+         {failed} failed, {:.1} s; a fork after the result was final (the child returns it too) at steps {}",
+        path.name(),
+        n,
+        tr.distinct(),
+        tr.kernel_calls,
+        outcomes.len(),
+        if droppable { "a fork and a page drop, each with a draw," } else { "a fork with a draw" },
+        n,
+        if droppable {
+            format!(", a page drop at every step 0..{probe_at} with a draw at step {probe_at}")
+        } else {
+            String::new()
+        },
+        start.elapsed().as_secs_f64(),
+        ranges(&late),
+    );
+    (outcomes.len() - failed, failed, failures)
+}
+
+fn main() {
+    if let Ok(role) = std::env::var(ROLE) {
+        let (path, action) = role.split_once(',').unwrap();
+        tracee::run(Path::from_name(path), Action::from_name(action));
+    }
+    // A dropped page reads back as zeroes only where it is droppable.
+    black_box(randp::u64());
+    let mapping = randp::internals::state_mapping();
+    let droppable = mapping == Some("droppable");
+    if !droppable {
+        println!(
+            "single step: page drops NOT TESTED: the state pages are {mapping:?}, not droppable (Linux < 6.11); forks only"
+        );
+    }
+    let zero = zero_key_words();
+    let (mut passed, mut failed, mut failures) = (0, 0, Vec::new());
+    // RANDP_SINGLE_STEP_PATHS=refill,reseed runs only those paths.
+    let only = std::env::var("RANDP_SINGLE_STEP_PATHS").ok();
+    for path in Path::ALL {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|p| p == path.name())) {
+            println!("single step: {}: not run (RANDP_SINGLE_STEP_PATHS={})", path.name(), only.as_deref().unwrap());
+            continue;
+        }
+        let (ok, bad, why) = test_path(path, droppable, &zero);
+        passed += ok;
+        failed += bad;
+        failures.extend(why);
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    println!("single_step: {passed} passed, {failed} failed");
+    assert!(failures.is_empty(), "single step: failed");
+}

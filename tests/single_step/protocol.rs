@@ -1,0 +1,135 @@
+//! What the tracee tells the tracer, as native-endian 64-bit words on its
+//! stdout: a header before it stops (where the call under test begins, its
+//! handlers, and the keystream kernels' entries), then one report per process (a child
+//! forked by the handler reports before its parent, which waits for it).
+
+/// The paths under test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// `u64()` with the buffer empty: a refill.
+    Refill,
+    /// A 1 MiB fill with the reseed interval used up: a reseed, then a
+    /// direct fill.
+    Reseed,
+    /// A thread's first draw: the state is mapped, seeded and filled.
+    FirstDraw,
+}
+
+/// What SIGUSR1's handler does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Forks, and draws (in both processes).
+    Fork = 1,
+    /// Drops the state page, and draws.
+    Drop = 2,
+    /// Drops the state page; the draw comes from SIGUSR2 at the call's
+    /// last instruction before its result is final, after the call has
+    /// gone on over the dropped page.
+    DropEarly = 3,
+}
+
+impl Path {
+    pub const ALL: [Path; 3] = [Path::Refill, Path::Reseed, Path::FirstDraw];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Refill => "refill",
+            Path::Reseed => "reseed",
+            Path::FirstDraw => "first-draw",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Path {
+        *Path::ALL.iter().find(|p| p.name() == s).unwrap_or_else(|| panic!("path {s}"))
+    }
+}
+
+impl Action {
+    pub const ALL: [Action; 3] = [Action::Fork, Action::Drop, Action::DropEarly];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Fork => "fork",
+            Action::Drop => "drop",
+            Action::DropEarly => "drop-early",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Action {
+        Action::ALL.into_iter().find(|a| a.name() == s).unwrap_or_else(|| panic!("action {s}"))
+    }
+}
+
+pub const HEADER: u64 = 0x5241_4e44_505f_4844; // "RANDP_HD"
+pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
+/// Header words after the magic: the call's entry, SIGUSR2's handler, the
+/// address handlers return to, and the number of kernels, whose entries
+/// follow.
+pub const HEADER_WORDS: usize = 4;
+
+/// One process's account of a run.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Written by the child that the handler forked.
+    pub child: bool,
+    /// Signals handled (one when the tracer injected its signal).
+    pub signals: usize,
+    /// State pages the handler found gone after MADV_PAGEOUT.
+    pub dropped: usize,
+    /// State pages mapped at the end.
+    pub pages: usize,
+    /// SIGUSR2 draws made.
+    pub probes: usize,
+    /// The handler's child's wait status (-1: none).
+    pub child_status: i32,
+    /// What the handlers drew, what the call under test returned, what was
+    /// drawn after it, and before it.
+    pub handler: Vec<u64>,
+    pub call: Vec<u64>,
+    pub later: Vec<u64>,
+    pub before: Vec<u64>,
+}
+
+impl Report {
+    pub fn encode(&self, out: &mut Vec<u64>) {
+        out.extend([
+            u64::from(self.child),
+            self.signals as u64,
+            self.dropped as u64,
+            self.pages as u64,
+            self.probes as u64,
+            self.child_status as u32 as u64,
+        ]);
+        for v in [&self.handler, &self.call, &self.later, &self.before] {
+            out.push(v.len() as u64);
+            out.extend_from_slice(v);
+        }
+    }
+
+    /// Decodes a report from `words` (after its magic); returns it and the
+    /// words it used.
+    pub fn decode(words: &[u64]) -> Option<(Report, usize)> {
+        let fixed = words.get(..6)?;
+        let mut r = Report {
+            child: fixed[0] != 0,
+            signals: fixed[1] as usize,
+            dropped: fixed[2] as usize,
+            pages: fixed[3] as usize,
+            probes: fixed[4] as usize,
+            child_status: fixed[5] as u32 as i32,
+            ..Report::default()
+        };
+        let mut at = 6;
+        for v in [&mut r.handler, &mut r.call, &mut r.later, &mut r.before] {
+            let n = *words.get(at)? as usize;
+            *v = words.get(at + 1..at + 1 + n)?.to_vec();
+            at += 1 + n;
+        }
+        Some((r, at))
+    }
+
+    /// Every word this process drew.
+    pub fn all(&self) -> impl Iterator<Item = u64> + '_ {
+        self.handler.iter().chain(&self.call).chain(&self.later).chain(&self.before).copied()
+    }
+}

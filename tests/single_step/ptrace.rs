@@ -1,0 +1,264 @@
+//! The tracer's side: start a tracee (this test binary again, under
+//! PTRACE_TRACEME), run it to the call under test, single-step it, step over
+//! the keystream kernels, and let it go with a signal.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+use super::protocol::{Action, HEADER, HEADER_WORDS, Path};
+
+/// A stopped tracee and the call it is in.
+pub struct Tracee {
+    pub pid: libc::pid_t,
+    child: Child,
+    stdout: ChildStdout,
+    /// The kernels' entry addresses.
+    kernels: Vec<u64>,
+    /// SIGUSR2's handler, and where handlers return to.
+    probe: u64,
+    restorer: u64,
+    /// Where the call under test returns to, and the stack pointer then.
+    ret: u64,
+    rsp_after: u64,
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// One instruction.
+    Instruction,
+    /// A whole keystream kernel, from its entry to its return address.
+    Kernel,
+    /// Nothing: the call under test has returned.
+    Returned,
+}
+
+fn ptrace(req: libc::c_uint, pid: libc::pid_t, addr: u64, data: u64) -> i64 {
+    // SAFETY: every request made here reads or writes the tracee only, or
+    // (GETREGS, SETREGS) a user_regs_struct that the caller passes by address.
+    let r = unsafe { libc::ptrace(req, pid, addr as *mut libc::c_void, data as *mut libc::c_void) };
+    r as i64
+}
+
+/// Waits for the tracee's next stop and returns its signal; panics with how
+/// it ended if it ended.
+fn wait_stop(pid: libc::pid_t) -> i32 {
+    let mut status = 0;
+    // SAFETY: waits for our own child.
+    let r = unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
+    assert_eq!(r, pid, "waitpid: {}", std::io::Error::last_os_error());
+    if libc::WIFSTOPPED(status) {
+        return libc::WSTOPSIG(status);
+    }
+    panic!("the tracee ended while traced: {}", describe(status));
+}
+
+/// A wait status in words.
+pub fn describe(status: i32) -> String {
+    if libc::WIFEXITED(status) {
+        format!("exit status {}", libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        format!("killed by signal {}", libc::WTERMSIG(status))
+    } else {
+        format!("wait status {status:#x}")
+    }
+}
+
+impl Tracee {
+    /// Starts the tracee for `path` and `action` and brings it, stopped, to
+    /// the first instruction of the call under test.
+    pub fn start(role_var: &str, path: Path, action: Action) -> Tracee {
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.env(role_var, format!("{},{}", path.name(), action.name())).stdout(Stdio::piped());
+        // SAFETY: personality and PTRACE_TRACEME are system calls, safe
+        // between fork and exec. Without address randomisation every tracee
+        // runs at the same addresses, so that a step found in one run is
+        // found again in the next.
+        unsafe {
+            cmd.pre_exec(|| {
+                const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
+                if libc::personality(ADDR_NO_RANDOMIZE) == -1 || libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn().expect("spawn the tracee");
+        let pid = child.id() as libc::pid_t;
+        let stdout = child.stdout.take().unwrap();
+        assert_eq!(wait_stop(pid), libc::SIGTRAP, "the tracee did not stop at exec");
+        assert_eq!(ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_EXITKILL as u64), 0);
+        let mut t = Tracee { pid, child, stdout, kernels: Vec::new(), probe: 0, restorer: 0, ret: 0, rsp_after: 0 };
+        t.cont(0);
+        let header = t.read_words(1 + HEADER_WORDS).expect("the tracee's header");
+        assert_eq!(header[0], HEADER);
+        (t.probe, t.restorer) = (header[2], header[3]);
+        t.kernels = t.read_words(header[4] as usize).expect("the kernels' entries");
+        assert_eq!(wait_stop(pid), libc::SIGSTOP);
+        // Suppress the SIGSTOP, run to the call.
+        t.run_to(header[1], 0);
+        let regs = t.regs();
+        t.ret = t.peek(regs.rsp);
+        t.rsp_after = regs.rsp + 8;
+        t
+    }
+
+    fn cont(&self, sig: i32) {
+        assert_eq!(ptrace(libc::PTRACE_CONT, self.pid, 0, sig as u64), 0, "PTRACE_CONT");
+    }
+
+    pub fn regs(&self) -> libc::user_regs_struct {
+        // SAFETY: user_regs_struct is plain data, valid when zeroed.
+        let mut r: libc::user_regs_struct = unsafe { std::mem::zeroed() };
+        assert_eq!(ptrace(libc::PTRACE_GETREGS, self.pid, 0, &mut r as *mut _ as u64), 0, "PTRACE_GETREGS");
+        r
+    }
+
+    fn set_regs(&self, r: &libc::user_regs_struct) {
+        assert_eq!(ptrace(libc::PTRACE_SETREGS, self.pid, 0, r as *const _ as u64), 0, "PTRACE_SETREGS");
+    }
+
+    fn peek(&self, addr: u64) -> u64 {
+        // SAFETY: clearing errno, which PTRACE_PEEKTEXT reports errors in.
+        unsafe { *libc::__errno_location() = 0 };
+        let v = ptrace(libc::PTRACE_PEEKTEXT, self.pid, addr, 0);
+        // SAFETY: reading this thread's errno.
+        assert_eq!(unsafe { *libc::__errno_location() }, 0, "PTRACE_PEEKTEXT {addr:#x}");
+        v as u64
+    }
+
+    fn poke(&self, addr: u64, v: u64) {
+        assert_eq!(ptrace(libc::PTRACE_POKETEXT, self.pid, addr, v), 0, "PTRACE_POKETEXT {addr:#x}");
+    }
+
+    /// Puts a breakpoint at `addr`, continues (delivering `sig`) until the
+    /// tracee reaches it, and leaves it stopped there with the instruction
+    /// restored. Other signals on the way are delivered.
+    fn run_to(&self, addr: u64, sig: i32) {
+        let orig = self.peek(addr);
+        self.poke(addr, (orig & !0xff) | 0xcc);
+        let mut sig = sig;
+        loop {
+            self.cont(sig);
+            sig = wait_stop(self.pid);
+            if sig == libc::SIGTRAP && self.regs().rip == addr + 1 {
+                break;
+            }
+            assert_ne!(sig, libc::SIGTRAP, "an unexpected trap at {:#x}", self.regs().rip);
+        }
+        self.poke(addr, orig);
+        let mut regs = self.regs();
+        regs.rip = addr;
+        self.set_regs(&regs);
+    }
+
+    /// The stack pointer at the call's first instruction.
+    pub fn entry_rsp(&self) -> u64 {
+        self.rsp_after - 8
+    }
+
+    /// Runs the tracee to the `nth` (from 0) time it reaches instruction
+    /// `rip` with stack pointer `rsp`, with a breakpoint (stepped over at
+    /// the other times): the same step that single-stepping would reach,
+    /// in a few stops.
+    pub fn run_to_instance(&self, rip: u64, rsp: u64, nth: usize) {
+        let orig = self.peek(rip);
+        let trap = (orig & !0xff) | 0xcc;
+        let mut seen = 0;
+        loop {
+            self.poke(rip, trap);
+            self.cont(0);
+            let sig = wait_stop(self.pid);
+            let mut regs = self.regs();
+            assert!(
+                sig == libc::SIGTRAP && regs.rip == rip + 1,
+                "signal {sig} at {:#x} on the way to {rip:#x}",
+                regs.rip
+            );
+            self.poke(rip, orig);
+            regs.rip = rip;
+            self.set_regs(&regs);
+            if regs.rsp == rsp {
+                if seen == nth {
+                    return;
+                }
+                seen += 1;
+            }
+            assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, 0), 0, "PTRACE_SINGLESTEP");
+            assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
+        }
+    }
+
+    /// One step: an instruction, or a whole kernel when the tracee is at a
+    /// kernel's entry (its return address is at `[rsp]`).
+    pub fn step(&self) -> Step {
+        let regs = self.regs();
+        if regs.rip == self.ret && regs.rsp == self.rsp_after {
+            return Step::Returned;
+        }
+        if self.kernels.contains(&regs.rip) {
+            let ra = self.peek(regs.rsp);
+            self.run_to(ra, 0);
+            assert_eq!(self.regs().rsp, regs.rsp + 8, "a kernel returned with another stack pointer");
+            return Step::Kernel;
+        }
+        assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, 0), 0, "PTRACE_SINGLESTEP");
+        let sig = wait_stop(self.pid);
+        assert_eq!(sig, libc::SIGTRAP, "signal {sig} while single-stepping at {:#x}", regs.rip);
+        Step::Instruction
+    }
+
+    /// Delivers SIGUSR2 where the tracee is stopped, runs its handler to
+    /// the end and stops the tracee again where it was.
+    pub fn probe(&self) {
+        self.handle(libc::SIGUSR2, Some(self.probe));
+    }
+
+    /// Delivers SIGUSR1 where the tracee is stopped, as [`Self::probe`].
+    pub fn signal_here(&self) {
+        self.handle(libc::SIGUSR1, None);
+    }
+
+    /// Delivers `sig`, checks that the tracee entered `handler` (when
+    /// given), runs to the handler's return (glibc's restorer) and steps
+    /// through rt_sigreturn back to where the signal came.
+    fn handle(&self, sig: i32, handler: Option<u64>) {
+        let at = self.regs();
+        assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, sig as u64), 0, "PTRACE_SINGLESTEP");
+        assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
+        if let Some(h) = handler {
+            assert_eq!(self.regs().rip, h, "the tracee did not enter the handler of signal {sig}");
+        }
+        self.run_to(self.restorer, 0);
+        for _ in 0..4 {
+            assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, 0), 0, "PTRACE_SINGLESTEP");
+            assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
+            let now = self.regs();
+            if now.rip == at.rip && now.rsp == at.rsp {
+                return;
+            }
+        }
+        panic!("the handler of signal {sig} did not return to {:#x}", at.rip);
+    }
+
+    /// Lets the tracee go, delivering `sig` (0: none) at the instruction it
+    /// is stopped at; returns everything it and its children write, and its
+    /// wait status.
+    pub fn release(mut self, sig: i32) -> (Vec<u64>, i32) {
+        assert_eq!(ptrace(libc::PTRACE_DETACH, self.pid, 0, sig as u64), 0, "PTRACE_DETACH");
+        let mut bytes = Vec::new();
+        self.stdout.read_to_end(&mut bytes).expect("read the tracee's reports");
+        let status = self.child.wait().expect("reap the tracee").into_raw();
+        let words = bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect();
+        (words, status)
+    }
+
+    /// Reads `n` words from the tracee's stdout.
+    fn read_words(&mut self, n: usize) -> Option<Vec<u64>> {
+        let mut b = vec![0u8; 8 * n];
+        self.stdout.read_exact(&mut b).ok()?;
+        Some(b.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect())
+    }
+}

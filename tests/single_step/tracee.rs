@@ -1,0 +1,208 @@
+//! The traced program: it brings its thread's generator to the start of the
+//! path under test, tells the tracer where the call begins, stops, makes the
+//! call (during which the tracer injects SIGUSR1 at the chosen instruction,
+//! and for an early drop SIGUSR2 later), draws more, and reports everything
+//! it drew. SIGUSR1's handler forks or drops the state page, then draws
+//! (not after an early drop); a forked child reports as well. SIGUSR2's
+//! handler draws.
+
+use super::protocol::{Action, HEADER, Path, REPORT, Report};
+use super::state_pages;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+const MIB: usize = 1 << 20;
+/// Word draws after the call: more than two buffers' worth.
+const LATER_WORDS: usize = 1000;
+const LATER_FILL: usize = 4096;
+
+static ACTION: AtomicU8 = AtomicU8::new(0);
+static IS_CHILD: AtomicBool = AtomicBool::new(false);
+static CHILD: AtomicI32 = AtomicI32::new(0);
+static SIGNALS: AtomicUsize = AtomicUsize::new(0);
+static DROPPED: AtomicUsize = AtomicUsize::new(0);
+static HANDLER_WORDS: [AtomicU64; 8] = [const { AtomicU64::new(0) }; 8];
+
+/// SIGUSR1: fork (both processes go on) or drop the state page, then draw
+/// four words and a 32-byte fill (after a drop "early", nothing).
+/// Async-signal-safe: no allocation, no lock.
+extern "C" fn on_signal(_: libc::c_int) {
+    SIGNALS.fetch_add(1, Relaxed);
+    if ACTION.load(Relaxed) == Action::Fork as u8 {
+        // SAFETY: fork is async-signal-safe. The process has one thread and
+        // the interrupted code (randp) holds no lock, so the child may go on
+        // as its parent does: it finishes the call, draws, reports, _exits.
+        match unsafe { libc::fork() } {
+            0 => IS_CHILD.store(true, Relaxed),
+            pid => CHILD.store(pid, Relaxed),
+        }
+    } else {
+        DROPPED.store(state_pages::drop_all(), Relaxed);
+        if ACTION.load(Relaxed) == Action::DropEarly as u8 {
+            return;
+        }
+    }
+    for w in &HANDLER_WORDS[..4] {
+        w.store(randp::u64(), Relaxed);
+    }
+    let mut b = [0u8; 32];
+    randp::fill_bytes(&mut b);
+    for (w, c) in HANDLER_WORDS[4..].iter().zip(b.chunks_exact(8)) {
+        w.store(u64::from_ne_bytes(c.try_into().unwrap()), Relaxed);
+    }
+}
+
+/// SIGUSR2, injected once after a page drop that drew nothing, at the last
+/// instruction before the call's result is final: draws four words.
+/// Async-signal-safe.
+extern "C" fn on_probe(_: libc::c_int) {
+    PROBES.fetch_add(1, Relaxed);
+    for w in &PROBE_WORDS {
+        w.store(randp::u64(), Relaxed);
+    }
+}
+
+static PROBES: AtomicUsize = AtomicUsize::new(0);
+static PROBE_WORDS: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+
+/// The word-draw path under test (a refill, or a thread's first draw).
+#[inline(never)]
+extern "C" fn draw_word() -> u64 {
+    randp::u64()
+}
+
+/// The 1 MiB fill under test (a reseed).
+#[inline(never)]
+extern "C" fn draw_mib(buf: *mut u8) {
+    // SAFETY: the caller passes a MiB of writable memory.
+    randp::fill_bytes(unsafe { std::slice::from_raw_parts_mut(buf, MIB) })
+}
+
+fn words(bytes: &[u8]) -> Vec<u64> {
+    bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect()
+}
+
+/// Brings this thread's generator to the start of `path`; returns the
+/// words drawn on the way.
+fn prepare(path: Path, big: &mut [u8]) -> Vec<u64> {
+    // A refill's output: the first word draw refills, and this many words
+    // empty the buffer.
+    let buffer = randp::internals::DEFAULT_BLOCKS * 16;
+    match path {
+        Path::Refill => (0..buffer / 8).map(|_| randp::u64()).collect(),
+        Path::Reseed => {
+            // The rest of the buffer and of the reseed interval, in one fill.
+            let first = randp::u64();
+            randp::fill_bytes(&mut big[..randp::internals::DEFAULT_RESEED - 8]);
+            vec![first]
+        }
+        Path::FirstDraw => {
+            // Another thread's draw makes the process's one-time checks; it
+            // exits, and its state with it.
+            let w = std::thread::spawn(randp::u64).join().unwrap();
+            assert_eq!(state_pages::count(), 0, "a state page is mapped before the first draw under test");
+            vec![w]
+        }
+    }
+}
+
+/// The address a handler of `sig` returns to (glibc's rt_sigreturn
+/// trampoline, which it sets as the restorer).
+fn restorer(sig: libc::c_int) -> usize {
+    // SAFETY: queries the current action into a zeroed sigaction.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        assert_eq!(libc::sigaction(sig, std::ptr::null(), &mut sa), 0);
+        const SA_RESTORER: libc::c_int = 0x0400_0000;
+        assert_ne!(sa.sa_flags & SA_RESTORER, 0, "glibc sets a restorer");
+        sa.sa_restorer.map_or(0, |f| f as usize)
+    }
+}
+
+/// The tracee's `main`: never returns.
+pub fn run(path: Path, action: Action) -> ! {
+    ACTION.store(action as u8, Relaxed);
+    // One CPU for the whole run: a page faulted in on one CPU can wait in
+    // that CPU's batch of pages for the reclaim lists, where MADV_PAGEOUT
+    // made on another CPU does not find it.
+    // SAFETY: sched_getcpu and sched_setaffinity with a valid set affect
+    // this process only.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(libc::sched_getcpu() as usize, &mut set);
+        assert_eq!(libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set), 0);
+    }
+    // SAFETY: installs a handler that is async-signal-safe (see above).
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+        sa.sa_flags = libc::SA_RESTART;
+        assert_eq!(libc::sigaction(libc::SIGUSR1, &sa, std::ptr::null_mut()), 0);
+        sa.sa_sigaction = on_probe as extern "C" fn(libc::c_int) as usize;
+        assert_eq!(libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()), 0);
+    }
+    let mut big = vec![0u8; MIB];
+    let before = prepare(path, &mut big);
+    let entry = match path {
+        Path::Reseed => draw_mib as extern "C" fn(*mut u8) as usize,
+        Path::Refill | Path::FirstDraw => draw_word as extern "C" fn() -> u64 as usize,
+    };
+    let kernels = randp::internals::keystream_kernel_entries();
+    let mut header = vec![
+        HEADER,
+        entry as u64,
+        on_probe as extern "C" fn(libc::c_int) as usize as u64,
+        restorer(libc::SIGUSR2) as u64,
+        kernels.len() as u64,
+    ];
+    header.extend(kernels.iter().map(|&(_, a)| a as u64));
+    super::write_words(1, &header);
+    // SAFETY: stops this process for the tracer, which resumes it.
+    unsafe { libc::raise(libc::SIGSTOP) };
+
+    let call = match path {
+        Path::Reseed => {
+            draw_mib(big.as_mut_ptr());
+            words(&big)
+        }
+        Path::Refill | Path::FirstDraw => vec![draw_word()],
+    };
+    let mut later: Vec<u64> = (0..LATER_WORDS).map(|_| black_box(randp::u64())).collect();
+    let mut fill = vec![0u8; LATER_FILL];
+    randp::fill_bytes(&mut fill);
+    later.extend(words(&fill));
+
+    let child = IS_CHILD.load(Relaxed);
+    let mut child_status = -1;
+    if !child && CHILD.load(Relaxed) > 0 {
+        // SAFETY: waits for the child this process forked in its handler.
+        unsafe { libc::waitpid(CHILD.load(Relaxed), &mut child_status, 0) };
+    }
+    let report = Report {
+        child,
+        signals: SIGNALS.load(Relaxed),
+        dropped: DROPPED.load(Relaxed),
+        pages: state_pages::count(),
+        child_status,
+        probes: PROBES.load(Relaxed),
+        handler: {
+            let mut h: Vec<u64> = Vec::new();
+            if SIGNALS.load(Relaxed) > 0 && action != Action::DropEarly {
+                h.extend(HANDLER_WORDS.iter().map(|w| w.load(Relaxed)));
+            }
+            if PROBES.load(Relaxed) > 0 {
+                h.extend(PROBE_WORDS.iter().map(|w| w.load(Relaxed)));
+            }
+            h
+        },
+        call,
+        later,
+        before,
+    };
+    let mut out = vec![REPORT];
+    report.encode(&mut out);
+    super::write_words(1, &out);
+    // SAFETY: leaves without running exit handlers (the forked child shares
+    // them with its parent).
+    unsafe { libc::_exit(0) }
+}
