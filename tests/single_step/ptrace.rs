@@ -35,7 +35,14 @@ pub enum Step {
     Returned,
 }
 
-fn ptrace(req: libc::c_uint, pid: libc::pid_t, addr: u64, data: u64) -> i64 {
+/// ptrace's request type: unsigned in glibc's declaration, signed in musl's
+/// (as the libc crate declares the function and the PTRACE_* constants).
+#[cfg(not(target_env = "musl"))]
+type Request = libc::c_uint;
+#[cfg(target_env = "musl")]
+type Request = libc::c_int;
+
+fn ptrace(req: Request, pid: libc::pid_t, addr: u64, data: u64) -> i64 {
     // SAFETY: every request made here reads or writes the tracee only, or
     // (GETREGS, SETREGS) a user_regs_struct that the caller passes by address.
     let r = unsafe { libc::ptrace(req, pid, addr as *mut libc::c_void, data as *mut libc::c_void) };

@@ -109,13 +109,25 @@ fn prepare(path: Path, big: &mut [u8]) -> Vec<u64> {
 /// The address a handler of `sig` returns to (glibc's rt_sigreturn
 /// trampoline, which it sets as the restorer).
 fn restorer(sig: libc::c_int) -> usize {
-    // SAFETY: queries the current action into a zeroed sigaction.
+    /// The kernel's `struct sigaction` on x86_64, as rt_sigaction(2) fills
+    /// it. Asked directly: musl's sigaction() does not copy sa_restorer back
+    /// (glibc's does).
+    #[repr(C)]
+    struct KernelSigaction {
+        handler: usize,
+        flags: u64,
+        restorer: usize,
+        mask: u64,
+    }
+    const SA_RESTORER: u64 = 0x0400_0000;
+    // SAFETY: queries the current action into a zeroed struct of the
+    // kernel's layout, with the kernel's 8-byte signal set.
     unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        assert_eq!(libc::sigaction(sig, std::ptr::null(), &mut sa), 0);
-        const SA_RESTORER: libc::c_int = 0x0400_0000;
-        assert_ne!(sa.sa_flags & SA_RESTORER, 0, "glibc sets a restorer");
-        sa.sa_restorer.map_or(0, |f| f as usize)
+        let mut k: KernelSigaction = std::mem::zeroed();
+        let r = libc::syscall(libc::SYS_rt_sigaction, sig, std::ptr::null::<KernelSigaction>(), &mut k, 8usize);
+        assert_eq!(r, 0, "rt_sigaction");
+        assert_ne!(k.flags & SA_RESTORER, 0, "the C library sets a restorer");
+        k.restorer
     }
 }
 
