@@ -86,6 +86,7 @@ impl Schedule {
     ///
     /// # Safety
     /// `ks` is valid for writes; `c` is the index `halves` returned.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) unsafe fn advance(ks: *mut Schedule, c: usize) {
         // SAFETY: forwarded from the caller.

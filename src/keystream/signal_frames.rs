@@ -90,6 +90,7 @@ fn disabled() -> bool {
 pub(crate) static ABORTS: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts an abort (with the `internals` feature only).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn count_abort() {
     #[cfg(feature = "internals")]
