@@ -3,6 +3,7 @@
 package randp
 
 import (
+	"encoding/binary"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -93,17 +94,19 @@ func (Unbuffered) Uint64() uint64 { return cUint64() }
 // from one cgo call.
 func (Unbuffered) Int63() int64 { return cInt63() }
 
-// shard is one P's buffer, in a page of its own; all zero is empty.
+// shard is one P's buffer, in a page of its own; all zero is empty. It is
+// handed out by the byte, so that a read of a few bytes takes just those
+// (Buffered hands out whole words).
 type shard struct {
-	// n counts the unused words, which are buf[:n]; the words above have
-	// been handed out (from the top down) and zeroed. n is shardBusy while a
-	// goroutine refills buf without being pinned: n and buf are then that
-	// goroutine's alone, and it publishes the refilled buffer with an
-	// atomic store of n. Being unpinned, it may run on another thread at the
-	// same time as the next goroutine pinned to this P, so pinned sections
-	// load n atomically: the store orders the buffer's new bytes before the
-	// new n for them. Pinned sections store n plainly: pinning excludes
-	// every other writer.
+	// n counts the unused bytes, which are the first n bytes of buf; the
+	// bytes above have been handed out (from the top down) and zeroed. n is
+	// shardBusy while a goroutine refills buf without being pinned: n and
+	// buf are then that goroutine's alone, and it publishes the refilled
+	// buffer with an atomic store of n. Being unpinned, it may run on
+	// another thread at the same time as the next goroutine pinned to this
+	// P, so pinned sections load n atomically: the store orders the
+	// buffer's new bytes before the new n for them. Pinned sections store n
+	// plainly: pinning excludes every other writer.
 	n uintptr
 	// race orders pinned sections for the race detector (race.go); it is
 	// empty otherwise.
@@ -113,10 +116,26 @@ type shard struct {
 
 var _ [pageSize - unsafe.Sizeof(shard{})]byte // a shard fits in a page
 
+// at returns the address of byte i of sh.buf; bytes returns the n bytes of
+// sh.buf from byte i on.
+func (sh *shard) at(i uintptr) unsafe.Pointer {
+	// SAFETY: the callers pass i < BufferSize and use at most the bytes
+	// up to the end of buf, which holds plain integers that may be read as
+	// bytes.
+	return unsafe.Add(unsafe.Pointer(&sh.buf), i)
+}
+
+func (sh *shard) bytes(i, n uintptr) []byte { return unsafe.Slice((*byte)(sh.at(i)), n) }
+
 // shardBusy is shard.n while the shard is being refilled. It exceeds
-// bufferWords, so n-1 < bufferWords, the fast paths' test, fails for it as
-// it does for an empty shard.
-const shardBusy = bufferWords + 1
+// BufferSize by more than any buffered read takes, so that the fast paths'
+// one test, n-k < BufferSize for k bytes wanted, fails for it as it does for
+// a shard that holds fewer than k bytes.
+const shardBusy = 1 << 30
+
+// shardBusy less the most bytes a buffered read takes is still above
+// BufferSize (the conversion fails to compile otherwise).
+const _ = uint(shardBusy - BufferSize - readDirectMin)
 
 // noShard is every P's shard where no page can be kept: its n stays 0, so
 // every call takes the slow path, which draws directly.
@@ -139,17 +158,18 @@ func (sh *shard) refill() {
 
 // Uint64 returns 64 uniform, unpredictable bits as a uint64.
 func Uint64() uint64 {
-	sh := pinned(procPin())
-	if sh == nil {
+	sh, ok := pinned(procPin())
+	if !ok {
 		sh = pinSlow()
 	}
 	sh.race.acquire()
 	// As in Buffered.Uint64: one load, one store of zero, one update of n,
 	// and one comparison that also rules out an empty or busy shard.
 	n := atomic.LoadUintptr(&sh.n)
-	if i := n - 1; i < bufferWords {
-		v := sh.buf[i]
-		sh.buf[i] = 0
+	if i := n - 8; i <= BufferSize-8 {
+		p := sh.at(i)
+		v := load64(p, 0)
+		store64(p, 0, 0)
 		sh.n = i
 		unpin(sh)
 		return v
@@ -157,53 +177,111 @@ func Uint64() uint64 {
 	return uint64Slow(sh, n)
 }
 
-// uint64Slow is Uint64's slow path: sh, still pinned, is empty (n == 0),
-// being refilled by another goroutine (n == shardBusy) or noShard.
+// uint64Slow is Uint64's slow path: sh, still pinned, holds fewer than 8
+// bytes, is being refilled by another goroutine (n == shardBusy) or is
+// noShard.
 func uint64Slow(sh *shard, n uintptr) uint64 {
 	if n == shardBusy || sh == &noShard {
 		unpin(sh)
 		return cUint64()
 	}
+	// The bytes left are overwritten, never handed out.
 	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	const top = bufferWords - 1
-	v := sh.buf[top]
-	sh.buf[top] = 0
+	const top = BufferSize - 8
+	p := sh.at(top)
+	v := load64(p, 0)
+	store64(p, 0, 0)
 	atomic.StoreUintptr(&sh.n, top)
 	return v
 }
 
-// readBuffered fills b (0 < len(b) < readDirectMin) from the calling P's
-// buffer. The buffer is consumed in whole words: the bytes of the last word
-// that b does not take are zeroed with it and never handed out.
-func readBuffered(b []byte) {
-	k := uintptr(len(b)+7) / 8
-	sh := pinned(procPin())
-	if sh == nil {
-		sh = pinSlow()
+// take is called pinned. If sh holds k bytes (0 < k < readDirectMin), it
+// marks the top k as handed out and returns them, for the caller to copy out
+// and zero before it unpins. One comparison finds a shard that holds them:
+// an empty, short or busy one (or noShard, always empty) makes n-k wrap or
+// exceed the buffer.
+func (sh *shard) take(k int) ([]byte, bool) {
+	if i := atomic.LoadUintptr(&sh.n) - uintptr(k); i < BufferSize {
+		sh.n = i
+		return sh.bytes(i, uintptr(k)), true
 	}
-	sh.race.acquire()
-	n := atomic.LoadUintptr(&sh.n)
-	if n == shardBusy || sh == &noShard {
+	return nil, false
+}
+
+// takeShort copies src, 4 to 8 bytes, into b, as long, and zeroes src, as
+// two 4-byte pieces, which overlap below 8 bytes (the bytes both write are
+// the same).
+func takeShort(b, src []byte) {
+	n := len(src)
+	b = b[:n:n]
+	lo, hi := binary.LittleEndian.Uint32(src), binary.LittleEndian.Uint32(src[n-4:])
+	binary.LittleEndian.PutUint32(src, 0)
+	binary.LittleEndian.PutUint32(src[n-4:], 0)
+	binary.LittleEndian.PutUint32(b, lo)
+	binary.LittleEndian.PutUint32(b[n-4:], hi)
+}
+
+// takeOut copies src, 1 to readDirectMin-1 bytes, into b, as long, and
+// zeroes src.
+func takeOut(b, src []byte) {
+	n := len(src)
+	switch {
+	case n > 64:
+		copy(b, src)
+		clear(src)
+	case n > 8:
+		// 8 bytes at a time, cheaper than calling memmove and memclr:
+		// the pieces below the last 8 bytes, and the last 8 bytes, which
+		// may overlap the piece before them, so they are loaded before
+		// any byte is zeroed.
+		b = b[:n]
+		s, d := unsafe.Pointer(&src[0]), unsafe.Pointer(&b[0])
+		last := load64(s, n-8)
+		for i := 0; i < n-8; i += 8 {
+			store64(d, i, load64(s, i))
+			store64(s, i, 0)
+		}
+		store64(d, n-8, last)
+		store64(s, n-8, 0)
+	case n >= 4:
+		takeShort(b, src)
+	default:
+		copy(b, src)
+		clear(src)
+	}
+}
+
+// load64 and store64 access the 8 bytes at p+i, in little-endian order, at
+// any alignment (one instruction on amd64 and arm64, the cgo path's
+// targets); the caller keeps them inside one buffer or slice.
+func load64(p unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+}
+
+func store64(p unsafe.Pointer, i int, v uint64) {
+	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(p, i))[:], v)
+}
+
+// readShort is Read's slow path for 0 < len(b) < readDirectMin: sh, still
+// pinned, holds fewer than len(b) bytes, is being refilled by another
+// goroutine (n == shardBusy) or is noShard.
+func readShort(sh *shard, b []byte) {
+	if atomic.LoadUintptr(&sh.n) == shardBusy || sh == &noShard {
 		// Another goroutine is refilling this P's buffer, or there is none.
 		unpin(sh)
 		readDirect(b)
 		return
 	}
-	if n >= k {
-		takeWords(b, &sh.buf[n-k])
-		sh.n = n - k
-		unpin(sh)
-		return
-	}
-	// The buffer holds fewer than k words: refill it, unpinned. The unused
-	// words are overwritten, never handed out.
+	// The buffer holds fewer than len(b) bytes: refill it, unpinned. The
+	// bytes left are overwritten, never handed out.
+	k := uintptr(len(b))
 	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	takeWords(b, &sh.buf[bufferWords-k])
-	atomic.StoreUintptr(&sh.n, bufferWords-k)
+	takeOut(b, sh.bytes(BufferSize-k, k))
+	atomic.StoreUintptr(&sh.n, BufferSize-k)
 }
 
 // readDirect fills b with one cgo call, the randp library writing straight

@@ -3,6 +3,7 @@
 package randp
 
 import (
+	"encoding/binary"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -107,8 +108,8 @@ func newShard() *shard {
 
 // Uint64 returns 64 uniform, unpredictable bits as a uint64.
 func Uint64() uint64 {
-	sh := pinned(procPin())
-	if sh == nil {
+	sh, ok := pinned(procPin())
+	if !ok {
 		sh = pinSlow()
 	}
 	sh.race.acquire()
@@ -158,9 +159,47 @@ func (sh *shard) ready() bool {
 	return false
 }
 
-// readBuffered fills b (0 < len(b) < readDirectMin) from the calling P's
-// generator.
-func readBuffered(b []byte) { readDirect(b) }
+// take is called pinned. If sh holds the (k+7)/8 unused words that k bytes
+// (0 < k < readDirectMin) need, it marks them as handed out and returns
+// them, for the caller to copy k bytes out and zero them all before it
+// unpins.
+func (sh *shard) take(k int) ([]byte, bool) {
+	// i <= n <= epochWords, so n-i does not wrap, and i&255 is i.
+	words := uint32(k+7) / 8
+	if i := sh.i; sh.n-i >= words {
+		sh.i = i + words
+		// SAFETY: w[i:i+words] lies inside w (i+words <= n <= epochWords)
+		// and holds plain integers that may be read as bytes.
+		return unsafe.Slice((*byte)(unsafe.Pointer(&sh.w[i&255])), words*8), true
+	}
+	return nil, false
+}
+
+// takeShort copies into b (1 to 8 bytes) the first len(b) bytes of src, one
+// word, and zeroes the word.
+func takeShort(b, src []byte) {
+	v := binary.LittleEndian.Uint64(src)
+	binary.LittleEndian.PutUint64(src, 0)
+	putWord(b, v)
+}
+
+// takeOut copies into b the first len(b) bytes of src, whole words, and
+// zeroes them all.
+func takeOut(b, src []byte) {
+	if len(b) <= 8 {
+		takeShort(b, src)
+		return
+	}
+	copy(b, src)
+	clear(src)
+}
+
+// readShort is Read's slow path for 0 < len(b) < readDirectMin: sh, still
+// pinned, holds fewer than the words b needs.
+func readShort(sh *shard, b []byte) {
+	unpin(sh)
+	readDirect(b)
+}
 
 // readDirect fills b from the calling P's generator, pinned for at most
 // readPinnedMax bytes at a time. Output is consumed in whole words: the
@@ -168,8 +207,8 @@ func readBuffered(b []byte) { readDirect(b) }
 // handed out.
 func readDirect(b []byte) {
 	for len(b) > 0 {
-		sh := pinned(procPin())
-		if sh == nil {
+		sh, ok := pinned(procPin())
+		if !ok {
 			sh = pinSlow()
 		}
 		sh.race.acquire()
@@ -204,3 +243,56 @@ func readDirect(b []byte) {
 // readPinnedMax bounds the bytes a Read produces per pinned section, so
 // that a large Read does not keep its P from being preempted for long.
 const readPinnedMax = 4096
+
+// takeWord copies into b (1 to 8 bytes) the first len(b) bytes of the word
+// at p and zeroes the word.
+func takeWord(b []byte, p *uint64) {
+	v := *p
+	*p = 0
+	putWord(b, v)
+}
+
+// putWord writes into b (1 to 8 bytes) the first len(b) bytes of v, in
+// little-endian order, in at most two stores that may overlap: the bytes both
+// write are the same bytes of v.
+func putWord(b []byte, v uint64) {
+	switch n := len(b); {
+	case n >= 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+		binary.LittleEndian.PutUint32(b[n-4:], uint32(v>>(8*(n-4))))
+	case n >= 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+		binary.LittleEndian.PutUint16(b[n-2:], uint16(v>>(8*(n-2))))
+	default:
+		b[0] = byte(v)
+	}
+}
+
+// takeWords copies into b the first len(b) bytes of the words from first
+// on and zeroes the words it took them from: len(b) rounded up to whole
+// words, which must all lie in one buffer. b must not be empty. Each byte
+// of b is a distinct byte of those words (each word's bytes in
+// little-endian order).
+func takeWords(b []byte, first *uint64) {
+	// SAFETY: the caller passes the first of at least (len(b)+7)/8 words
+	// of one buffer, plain integers that may be read as bytes; p never
+	// moves past the last of them, and the views do not outlive this call.
+	p := unsafe.Pointer(first)
+	if len(b) > 64 {
+		n := (len(b) + 7) / 8
+		copy(b, unsafe.Slice((*byte)(p), n*8))
+		clear(unsafe.Slice(first, n))
+		return
+	}
+	// Short reads, a word at a time: cheaper than calling memmove and
+	// memclr. (While more than 8 bytes are left, b[8:] is not empty, so
+	// the compiler adds no check to reslicing it.)
+	for len(b) > 8 {
+		w := (*uint64)(p)
+		binary.LittleEndian.PutUint64(b, *w)
+		*w = 0
+		b = b[8:]
+		p = unsafe.Add(p, 8)
+	}
+	takeWord(b, (*uint64)(p))
+}

@@ -144,7 +144,7 @@ func TestSharedGeneratorsZeroConsumed(t *testing.T) {
 		Read(b[:i%len(b)])
 	}
 	p := shards.Load()
-	if p == nil {
+	if len(*p) == 0 {
 		t.Fatal("no per-P generators exist after package-level calls")
 	}
 	for i, sh := range *p {
@@ -236,5 +236,56 @@ func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
 	}
 	if s.mem.refills != reseedEpochs-1 {
 		t.Fatalf("the Buffered did not reseed: refills %d", s.mem.refills)
+	}
+}
+
+// TestTakeCopiesAndZeroes hands out every size of short read from a
+// generator of the test's own, filled with random words, as Read does: b
+// receives the first len(b) bytes of the next (len(b)+7)/8 unused words,
+// nothing past b is written, those words are zeroed and the others are left
+// as they were.
+func TestTakeCopiesAndZeroes(t *testing.T) {
+	g := new(generator)
+	for k := 1; k < readDirectMin; k++ {
+		for i := range g.w[:epochWords] {
+			g.w[i] = rand.Uint64()
+		}
+		before := g.w
+		g.i, g.n = 3, epochWords // the first word is not always where a take starts
+		words := (k + 7) / 8
+		const guard = 16
+		full := make([]byte, k+guard)
+		for i := range full {
+			full[i] = 0xA5
+		}
+		b := full[:k:k]
+		src, ok := g.take(k)
+		if !ok {
+			t.Fatalf("take(%d) refused a generator holding %d words", k, epochWords-3)
+		}
+		takeOut(b, src)
+		if g.i != uint32(3+words) {
+			t.Fatalf("take(%d): i = %d, want %d", k, g.i, 3+words)
+		}
+		for j := range k {
+			if want := byte(before[3+j/8] >> (8 * (j % 8))); b[j] != want {
+				t.Fatalf("take(%d): byte %d is %#x, want %#x", k, j, b[j], want)
+			}
+		}
+		for j := k; j < len(full); j++ {
+			if full[j] != 0xA5 {
+				t.Fatalf("take(%d) wrote past the end of b", k)
+			}
+		}
+		for j := range g.w {
+			if handed := j >= 3 && j < 3+words; handed && g.w[j] != 0 || !handed && g.w[j] != before[j] {
+				t.Fatalf("take(%d): word %d is %#x (handed out: %v)", k, j, g.w[j], handed)
+			}
+		}
+	}
+	// A generator holding fewer words than wanted hands out nothing.
+	g.i, g.n = 10, 11
+	if _, ok := g.take(9); ok || g.i != 10 {
+		t.Fatalf("take(9) from a generator with one word left: ok = %v, i = %d", ok, g.i)
 	}
 }

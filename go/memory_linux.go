@@ -31,7 +31,7 @@ import (
 //
 // MAP_DROPPABLE (Linux 6.11), which the randp library uses for its own page,
 // is not used here: the kernel may drop such a page at any moment, and the Go
-// fast paths read a word and then zero it without checking the page between
+// fast paths read a value and then zero it without checking the page between
 // the two steps, so a drop in that gap would hand out zeroes.
 
 // pageSize is the size of every mapping: one 4 KiB page (or the system's

@@ -32,8 +32,11 @@ import (
 // them (go.dev/issue/67401) and promises not to change their signatures.
 //
 // What a shard holds depends on the path: on the cgo path a buffer of the
-// library's output (shard_cgo.go), on the pure-Go path a generator state
-// (generator_purego.go). Anything that may block or be handed to another
+// library's output, handed out by the byte (buffers_cgo.go), on the pure-Go
+// path a generator state, handed out by the word (buffers_purego.go,
+// generator_purego.go). Uint64 and a Read of fewer than readDirectMin bytes
+// each make one pinned section: pin, take what they need if the shard holds
+// it, copy it out and zero it, unpin. Anything that may block or be handed to another
 // thread (a cgo call, reading crypto/rand) must not happen while pinned:
 // during a cgo call the P can be handed to another thread, whose goroutines
 // would then use the same shard. So such a goroutine marks the shard busy,
@@ -49,15 +52,19 @@ func procUnpin()
 var (
 	// shards holds one *shard per P id; entries are created on first use
 	// (newShard, in a page of their own: see memory_linux.go) and never
-	// freed, so a buffer is never dropped while holding output.
+	// freed, so a buffer is never dropped while holding output. It is never
+	// nil (init stores an empty table), and every entry of a table is
+	// non-nil, so the fast path makes one bounds check and no nil check.
 	shards   atomic.Pointer[[]*shard]
 	shardsMu sync.Mutex // serialises growing shards
 )
 
+func init() { shards.Store(new([]*shard)) }
+
 // Pinning goes
 //
-//	sh := pinned(procPin())
-//	if sh == nil {
+//	sh, ok := pinned(procPin())
+//	if !ok {
 //		sh = pinSlow()
 //	}
 //	sh.race.acquire()
@@ -67,12 +74,13 @@ var (
 // written out at each use so that the fast path makes no call besides
 // procPin and procUnpin.
 
-// pinned returns the shard of P pid, or nil if it has none yet.
-func pinned(pid int) *shard {
-	if p := shards.Load(); p != nil && uint(pid) < uint(len(*p)) {
-		return (*p)[pid]
+// pinned returns the shard of P pid and true, or false if that P has none
+// yet.
+func pinned(pid int) (*shard, bool) {
+	if s := *shards.Load(); uint(pid) < uint(len(s)) {
+		return s[pid], true
 	}
-	return nil
+	return nil, false
 }
 
 // pinSlow is called pinned, for a P that has no shard yet; it returns,
@@ -84,10 +92,7 @@ func pinSlow() *shard {
 	for {
 		procs := runtime.GOMAXPROCS(0)
 		shardsMu.Lock()
-		var old []*shard
-		if p := shards.Load(); p != nil {
-			old = *p
-		}
+		old := *shards.Load()
 		if len(old) < procs {
 			s := make([]*shard, procs)
 			copy(s, old)
@@ -100,7 +105,7 @@ func pinSlow() *shard {
 		}
 		shardsMu.Unlock()
 		// P ids are below GOMAXPROCS, which may have grown meanwhile.
-		if sh := pinned(procPin()); sh != nil {
+		if sh, ok := pinned(procPin()); ok {
 			return sh
 		}
 		procUnpin()

@@ -1,15 +1,12 @@
 package randp
 
-import (
-	"encoding/binary"
-	"io"
-	"unsafe"
-)
+import "io"
 
-// readDirectMin is the length from which Read skips the per-P buffers and
-// has randp_read write straight into the caller's slice: above it the cgo
-// call is a small part of the cost and copying through a buffer would only
-// add work.
+// readDirectMin is the length from which Read skips the per-P buffers: on
+// the cgo path randp_read writes straight into the caller's slice, as above
+// it the cgo call is a small part of the cost and copying through a buffer
+// would only add work; on the pure-Go path the generator hands out a pinned
+// piece at a time.
 const readDirectMin = 512
 
 // Reader is a global, shared instance of a cryptographically secure random
@@ -36,40 +33,30 @@ func (reader) Read(b []byte) (n int, err error) { return Read(b) }
 // an error. It is safe for concurrent use. If the operating system's entropy
 // source fails, the process ends rather than Read return.
 func Read(b []byte) (n int, err error) {
-	switch {
-	case len(b) == 0:
-	case len(b) >= readDirectMin:
-		readDirect(b)
-	default:
-		readBuffered(b)
+	if uint(len(b)-1) >= readDirectMin-1 {
+		if len(b) != 0 {
+			readDirect(b)
+		}
+		return len(b), nil
 	}
+	// A short read takes its bytes from the calling P's buffer (cgo) or
+	// generator (pure Go), pinned as Uint64 is, here in Read itself so that
+	// it costs one call: one bounds check finds the shard, one comparison
+	// that it holds what b needs. Otherwise readShort refills it.
+	sh, ok := pinned(procPin())
+	if !ok {
+		sh = pinSlow()
+	}
+	sh.race.acquire()
+	if src, ok := sh.take(len(b)); ok {
+		if uint(len(b)-4) <= 4 {
+			takeShort(b, src) // 4 to 8 bytes, inlined
+		} else {
+			takeOut(b, src)
+		}
+		unpin(sh)
+		return len(b), nil
+	}
+	readShort(sh, b)
 	return len(b), nil
-}
-
-// takeWords copies into b the first len(b) bytes of the words from first
-// on and zeroes the words it took them from: len(b) rounded up to whole
-// words, which must all lie in one buffer.
-func takeWords(b []byte, first *uint64) {
-	// SAFETY: the caller passes the first of at least (len(b)+7)/8 words
-	// of one buffer, plain integers that may be read as bytes; the views
-	// do not outlive this call.
-	words := unsafe.Slice(first, (len(b)+7)/8)
-	if len(b) > 64 {
-		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(first)), len(words)*8))
-		clear(words)
-		return
-	}
-	// Short reads, word by word: cheaper than calling memmove and memclr.
-	for i := range words {
-		v := words[i]
-		words[i] = 0
-		if len(b) >= 8 {
-			binary.LittleEndian.PutUint64(b, v)
-			b = b[8:]
-			continue
-		}
-		for j := range b {
-			b[j] = byte(v >> (8 * j))
-		}
-	}
 }

@@ -2,7 +2,11 @@
 
 package randp
 
-import "testing"
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
 
 // These white-box tests look inside the cgo path's Go-side buffers: every word handed
 // out must have been overwritten with zero, and the words not yet handed out
@@ -66,28 +70,92 @@ func TestSharedBuffersZeroConsumed(t *testing.T) {
 	checkAllShards(t)
 }
 
-// checkAllShards checks every per-P buffer. The test's own goroutine made
-// every call, so nothing else is touching the shards.
+// checkAllShards checks every per-P buffer, whose first n bytes are unused
+// and the rest must be zero. The test's own goroutine made every call, so
+// nothing else is touching the shards.
 func checkAllShards(t *testing.T) {
 	t.Helper()
 	p := shards.Load()
-	if p == nil {
+	if len(*p) == 0 {
 		t.Fatal("no per-P buffers exist after package-level calls")
 	}
 	for i, sh := range *p {
-		if sh == nil {
-			continue
-		}
 		if sh.n == shardBusy {
 			t.Fatalf("shard %d is left marked busy", i)
 		}
-		checkConsumedZero(t, "shard", &sh.buf, uint(sh.n))
+		if sh.n > BufferSize {
+			t.Fatalf("shard %d: n = %d exceeds the %d bytes of the buffer", i, sh.n, BufferSize)
+		}
+		for j, c := range sh.bytes(sh.n, BufferSize-sh.n) {
+			if c != 0 {
+				t.Fatalf("shard %d: consumed byte %d of the buffer is %#x, not zero", i, int(sh.n)+j, c)
+			}
+		}
+		if sh.n >= 16 && allZero(sh.buf[:sh.n/8]) {
+			t.Fatalf("shard %d: the %d unused bytes are all zero", i, sh.n)
+		}
 	}
 }
 
 func allZero(words []uint64) bool {
 	for _, w := range words {
 		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestTakeCopiesAndZeroes hands out every size of short read from a shard of
+// the test's own, filled with random bytes, as Read does: b receives exactly
+// the top len(b) unused bytes, nothing past b is written, the bytes handed
+// out are zeroed and the bytes below them are left as they were.
+func TestTakeCopiesAndZeroes(t *testing.T) {
+	sh := new(shard)
+	all := sh.bytes(0, BufferSize)
+	for k := 1; k < readDirectMin; k++ {
+		for i := range all {
+			all[i] = byte(rand.Uint32())
+		}
+		before := bytes.Clone(all)
+		sh.n = BufferSize - 3 // the top is not always where a take starts
+		const guard = 16
+		full := bytes.Repeat([]byte{0xA5}, k+guard)
+		b := full[:k:k]
+		src, ok := sh.take(k)
+		if !ok {
+			t.Fatalf("take(%d) refused a shard holding %d bytes", k, BufferSize-3)
+		}
+		takeOut(b, src)
+		top := BufferSize - 3
+		if sh.n != uintptr(top-k) {
+			t.Fatalf("take(%d): n = %d, want %d", k, sh.n, top-k)
+		}
+		if !bytes.Equal(b, before[top-k:top]) {
+			t.Fatalf("take(%d): b = %x, want %x", k, b, before[top-k:top])
+		}
+		if !bytes.Equal(full[k:], bytes.Repeat([]byte{0xA5}, guard)) {
+			t.Fatalf("take(%d) wrote past the end of b", k)
+		}
+		if !allZeroBytes(all[top-k : top]) {
+			t.Fatalf("take(%d) left bytes it handed out in the buffer: %x", k, all[top-k:top])
+		}
+		if !bytes.Equal(all[:top-k], before[:top-k]) || !bytes.Equal(all[top:], before[top:]) {
+			t.Fatalf("take(%d) changed bytes it did not hand out", k)
+		}
+	}
+	// A shard holding fewer bytes than wanted, or busy, hands out nothing.
+	for _, n := range []uintptr{0, 7, shardBusy} {
+		sh.n = n
+		if _, ok := sh.take(8); ok || sh.n != n {
+			t.Fatalf("take(8) from a shard with n = %d: ok = %v, n = %d", n, ok, sh.n)
+		}
+	}
+}
+
+func allZeroBytes(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
 			return false
 		}
 	}
