@@ -115,24 +115,30 @@ func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
 // i = 0 and n = 124. g must be seeded (g.refills > 0).
 func (g *generator) refill() {
 	g.refills--
-	copy(g.w[blockWords:blockWords+4], g.w[keyAt:keyAt+4])
-	for j := range 4 {
-		k := j * blockWords
-		c, m := g.chachaAt(k)
-		// The key is at w[k+32:k+36], m.seed. With i == n, Uint64
-		// refills: the counter goes from 4j-4 to 4j and the block
-		// function writes 32 words into w[k:k+32], m.buf (the first call
-		// overwrites nothing of the key, which lies above; the last
-		// overwrites the key's home, w[124:128]). Uint64 then returns
-		// word k, which stays in w.
-		m.i, m.n, m.c = 0, 0, uint32(4*j-4)
-		c.Uint64()
-		if j < 3 {
-			// The next call's key, above the output it will write over
-			// this copy.
-			copy(g.w[k+2*blockWords:k+2*blockWords+4], m.seed[:])
-		}
-	}
+	// Block call j (0 to 3) goes through the rand.ChaCha8 laid over w
+	// from word k = 32j on, whose buffer is w[k:k+32] and whose seed is the
+	// key, at w[k+32:k+36]: with i == n, Uint64 refills it, the counter
+	// going from 4j-4 to 4j, and returns word k, which stays in w. The
+	// first call overwrites nothing of the key, which lies above; the last
+	// overwrites the key's home, w[124:128]. Before each call the key is
+	// copied to where that call reads it, above the output it writes. (The
+	// four calls are written out, so that every offset is a constant.)
+	*(*[4]uint64)(g.w[blockWords:]) = [4]uint64(g.w[keyAt:])
+	c, m := g.chachaAt(0)
+	m.i, m.n, m.c = 0, 0, ^uint32(3) // -4
+	c.Uint64()
+	*(*[4]uint64)(g.w[2*blockWords:]) = [4]uint64(g.w[blockWords:])
+	c, m = g.chachaAt(blockWords)
+	m.i, m.n, m.c = 0, 0, 0
+	c.Uint64()
+	*(*[4]uint64)(g.w[3*blockWords:]) = [4]uint64(g.w[2*blockWords:])
+	c, m = g.chachaAt(2 * blockWords)
+	m.i, m.n, m.c = 0, 0, 4
+	c.Uint64()
+	*(*[4]uint64)(g.w[4*blockWords:]) = [4]uint64(g.w[3*blockWords:])
+	c, m = g.chachaAt(3 * blockWords)
+	m.i, m.n, m.c = 0, 0, 8
+	c.Uint64()
 	// The last key copy and the last value's counters.
 	clear(g.w[4*blockWords : 3*blockWords+chachaWords])
 	g.i, g.n = 0, epochWords
