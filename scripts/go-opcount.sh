@@ -24,7 +24,7 @@ ir() {
 }
 
 printf '%-18s %s\n' operation 'instructions/call'
-for op in ${OPS:-empty-cgo unbuffered-int63 unbuffered-v2 buffered-int63 buffered-v2 uint64 read16 chacha8-v2 mathrandv2-uint64}; do
+for op in ${OPS:-empty-cgo unbuffered-int63 unbuffered-v2 buffered-int63 buffered-v2 uint64 read4 read8 read16 read32 chacha8-v2 pcg-v2 mathrandv2-uint64}; do
 	a=$(ir "$op" 100000)
 	b=$(ir "$op" 300000)
 	printf '%-18s %d\n' "$op" $(((b - a) / 200000))

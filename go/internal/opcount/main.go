@@ -30,8 +30,12 @@ var ops = map[string]func(n int){
 	"buffered-v2":       loopBufferedV2,
 	"uint64":            loopUint64,
 	"chacha8-v2":        loopChaCha8V2,
+	"pcg-v2":            loopPCGV2,
 	"mathrandv2-uint64": loopMathRandV2Uint64,
-	"read16":            loopRead16,
+	"read4":             func(n int) { loopRead(n, 4) },
+	"read8":             func(n int) { loopRead(n, 8) },
+	"read16":            func(n int) { loopRead(n, 16) },
+	"read32":            func(n int) { loopRead(n, 32) },
 }
 
 //go:noinline
@@ -68,11 +72,14 @@ func loopV2(r *rand.Rand, n int) {
 	}
 }
 
-// The standard library's rivals: math/rand/v2's ChaCha8 through rand.Rand,
-// and its goroutine-safe Uint64.
+// The standard library's rivals: math/rand/v2's ChaCha8 and PCG through
+// rand.Rand, and its goroutine-safe Uint64.
 //
 //go:noinline
 func loopChaCha8V2(n int) { loopV2(rand.New(rand.NewChaCha8([32]byte{1})), n) }
+
+//go:noinline
+func loopPCGV2(n int) { loopV2(rand.New(rand.NewPCG(1, 2)), n) }
 
 //go:noinline
 func loopMathRandV2Uint64(n int) {
@@ -89,10 +96,10 @@ func loopUint64(n int) {
 }
 
 //go:noinline
-func loopRead16(n int) {
-	var b [16]byte
+func loopRead(n, size int) {
+	b := make([]byte, size)
 	for range n {
-		randp.Read(b[:])
+		randp.Read(b)
 		sink += uint64(b[0])
 	}
 }
