@@ -65,13 +65,18 @@ func TestPagesAreReleased(t *testing.T) {
 		t.Fatalf("a released page is still mapped: %v", flags)
 	}
 	before := livePages.Load()
-	for range 100 {
-		s := Source()
-		s.Uint64()
+	// The sources are kept reachable until counted (and not after): a
+	// collection during the loop would otherwise release the pages of
+	// those already made.
+	srcs := make([]*Buffered, 100)
+	for i := range srcs {
+		srcs[i] = Source()
+		srcs[i].Uint64()
 	}
 	if got := livePages.Load(); got < before+100 {
 		t.Fatalf("100 Buffered sources in use map %d pages, want 100", got-before)
 	}
+	runtime.KeepAlive(srcs)
 	deadline := time.Now().Add(10 * time.Second)
 	for livePages.Load() > before && time.Now().Before(deadline) {
 		runtime.GC()
