@@ -160,7 +160,8 @@ func (sh *shard) refill() {
 func Uint64() uint64 {
 	sh, ok := pinned(procPin())
 	if !ok {
-		sh = pinSlow()
+		pinSlow()
+		return Uint64()
 	}
 	sh.race.acquire()
 	// As in Buffered.Uint64: one load, one store of zero, one update of n,

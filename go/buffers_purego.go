@@ -110,7 +110,8 @@ func newShard() *shard {
 func Uint64() uint64 {
 	sh, ok := pinned(procPin())
 	if !ok {
-		sh = pinSlow()
+		pinSlow()
+		return Uint64()
 	}
 	sh.race.acquire()
 	if i := sh.i; i < sh.n {
@@ -185,14 +186,7 @@ func takeShort(b, src []byte) {
 
 // takeOut copies into b the first len(b) bytes of src, whole words, and
 // zeroes them all.
-func takeOut(b, src []byte) {
-	if len(b) <= 8 {
-		takeShort(b, src)
-		return
-	}
-	copy(b, src)
-	clear(src)
-}
+func takeOut(b, src []byte) { takeWords(b, (*uint64)(unsafe.Pointer(&src[0]))) }
 
 // readShort is Read's slow path for 0 < len(b) < readDirectMin: sh, still
 // pinned, holds fewer than the words b needs.
@@ -209,7 +203,8 @@ func readDirect(b []byte) {
 	for len(b) > 0 {
 		sh, ok := pinned(procPin())
 		if !ok {
-			sh = pinSlow()
+			pinSlow()
+			continue
 		}
 		sh.race.acquire()
 		for budget := readPinnedMax; len(b) > 0 && budget > 0; {

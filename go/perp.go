@@ -65,14 +65,16 @@ func init() { shards.Store(new([]*shard)) }
 //
 //	sh, ok := pinned(procPin())
 //	if !ok {
-//		sh = pinSlow()
+//		pinSlow()
+//		return F() // the caller again: it finds its P's shard now
 //	}
 //	sh.race.acquire()
 //	... use sh ...
 //	unpin(sh)
 //
 // written out at each use so that the fast path makes no call besides
-// procPin and procUnpin.
+// procPin and procUnpin (and, with the rare path out of the way, takes no
+// jump).
 
 // pinned returns the shard of P pid and true, or false if that P has none
 // yet.
@@ -83,32 +85,27 @@ func pinned(pid int) (*shard, bool) {
 	return nil, false
 }
 
-// pinSlow is called pinned, for a P that has no shard yet; it returns,
-// pinned again (possibly to another P), that P's shard. Shards are made
-// unpinned, for every P at once: making one maps a page, which makes system
-// calls and may wait for a lock, and a goroutine must not block while pinned.
-func pinSlow() *shard {
+// pinSlow is called pinned, for a P that has no shard yet. It unpins and
+// makes the shards of every P, so that the caller, pinning again, finds its
+// P's (unless GOMAXPROCS has grown meanwhile: then it comes here again).
+// Shards are made unpinned: making one maps a page, which makes system
+// calls and may wait for a lock, and a goroutine must not block while
+// pinned.
+func pinSlow() {
 	procUnpin()
-	for {
-		procs := runtime.GOMAXPROCS(0)
-		shardsMu.Lock()
-		old := *shards.Load()
-		if len(old) < procs {
-			s := make([]*shard, procs)
-			copy(s, old)
-			for i := range s {
-				if s[i] == nil {
-					s[i] = newShard()
-				}
+	procs := runtime.GOMAXPROCS(0)
+	shardsMu.Lock()
+	defer shardsMu.Unlock()
+	old := *shards.Load()
+	if len(old) < procs {
+		s := make([]*shard, procs)
+		copy(s, old)
+		for i := range s {
+			if s[i] == nil {
+				s[i] = newShard()
 			}
-			shards.Store(&s)
 		}
-		shardsMu.Unlock()
-		// P ids are below GOMAXPROCS, which may have grown meanwhile.
-		if sh, ok := pinned(procPin()); ok {
-			return sh
-		}
-		procUnpin()
+		shards.Store(&s)
 	}
 }
 

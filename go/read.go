@@ -45,7 +45,8 @@ func Read(b []byte) (n int, err error) {
 	// that it holds what b needs. Otherwise readShort refills it.
 	sh, ok := pinned(procPin())
 	if !ok {
-		sh = pinSlow()
+		pinSlow()
+		return Read(b)
 	}
 	sh.race.acquire()
 	if src, ok := sh.take(len(b)); ok {
