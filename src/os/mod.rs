@@ -71,3 +71,25 @@ pub(crate) unsafe fn unmap<T>(p: NonNull<T>) {
 pub(crate) fn userspace_state_expected() -> bool {
     cfg!(any(windows, target_arch = "x86_64"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::slot;
+    use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    #[test]
+    fn each_thread_has_its_own_zeroed_slot() {
+        let here = slot() as *const AtomicUsize as usize;
+        let (there, value) = std::thread::spawn(|| {
+            let s = slot();
+            let v = s.load(Relaxed);
+            s.store(77, Relaxed);
+            (s as *const AtomicUsize as usize, v)
+        })
+        .join()
+        .unwrap();
+        assert_ne!(here, there);
+        assert_eq!(value, 0, "a new thread's slot starts at zero");
+        assert_eq!(here % 8, 0);
+    }
+}

@@ -220,22 +220,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_thread_has_its_own_zeroed_slot() {
-        let here = slot() as *const AtomicUsize as usize;
-        let (there, value) = std::thread::spawn(|| {
-            let s = slot();
-            let v = s.load(Relaxed);
-            s.store(77, Relaxed);
-            (s as *const AtomicUsize as usize, v)
-        })
-        .join()
-        .unwrap();
-        assert_ne!(here, there);
-        assert_eq!(value, 0, "a new thread's slot starts at zero");
-        assert_eq!(here % 8, 0);
-    }
-
-    #[test]
     fn states_are_released_when_threads_exit() {
         // The state's address, and whether it is still committed after the
         // thread has exited.

@@ -67,25 +67,3 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     // only ever accessed through this atomic view.
     unsafe { &*p }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use core::sync::atomic::Ordering::Relaxed;
-
-    #[test]
-    fn each_thread_has_its_own_zeroed_slot() {
-        let here = slot() as *const AtomicUsize as usize;
-        let (there, value) = std::thread::spawn(|| {
-            let s = slot();
-            let v = s.load(Relaxed);
-            s.store(77, Relaxed);
-            (s as *const AtomicUsize as usize, v)
-        })
-        .join()
-        .unwrap();
-        assert_ne!(here, there);
-        assert_eq!(value, 0, "a new thread's slot starts at zero");
-        assert_eq!(here % 8, 0);
-    }
-}
