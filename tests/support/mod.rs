@@ -4,6 +4,7 @@
 //! which tests cannot apply there.
 #![allow(dead_code)]
 
+#[cfg(target_os = "linux")]
 pub mod scan;
 
 use std::ffi::OsStr;
