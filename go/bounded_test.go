@@ -72,13 +72,17 @@ func TestBoundedUniform(t *testing.T) {
 	}
 	for _, n := range []uint64{1, 2, 3, 7, 10, 1000, 1<<62 + 1, 3 << 61, math.MaxInt64} {
 		checkBounded(t, fmt.Sprintf("Int64N(%d)", n), n, func() uint64 { return uint64(randp.Int64N(int64(n))) })
-		checkBounded(t, fmt.Sprintf("IntN(%d)", n), n, func() uint64 { return uint64(randp.IntN(int(n))) })
+		if n <= math.MaxInt { // int is 32 bits on 386 and arm
+			checkBounded(t, fmt.Sprintf("IntN(%d)", n), n, func() uint64 { return uint64(randp.IntN(int(n))) })
+		}
 		checkBounded(t, fmt.Sprintf("N(%d)", n), n, func() uint64 { return uint64(randp.N(int64(n))) })
 		checkBounded(t, fmt.Sprintf("Duration(%d)", n), n, func() uint64 { return uint64(randp.Duration(time.Duration(n))) })
 	}
 	for _, n := range []uint64{1, 3, 10, 1000, 1<<63 + 1, 3 << 62, math.MaxUint64} {
 		checkBounded(t, fmt.Sprintf("Uint64N(%d)", n), n, func() uint64 { return randp.Uint64N(n) })
-		checkBounded(t, fmt.Sprintf("UintN(%d)", n), n, func() uint64 { return uint64(randp.UintN(uint(n))) })
+		if n <= math.MaxUint {
+			checkBounded(t, fmt.Sprintf("UintN(%d)", n), n, func() uint64 { return uint64(randp.UintN(uint(n))) })
+		}
 	}
 	checkBounded(t, "N(uint8(200))", 200, func() uint64 { return uint64(randp.N(uint8(200))) })
 }

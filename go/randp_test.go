@@ -153,16 +153,17 @@ func TestInt63NonNegative(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		f    func() int64
+		max  int64 // every bit of it must vary
 	}{
-		{"Source.Int63", randp.Source().Int63},
-		{"UnbufferedSource.Int63", randp.UnbufferedSource().Int63},
-		{"rand.New(Source()).Int63", mathrand.New(randp.Source()).Int63},
-		{"Int64", randp.Int64},
-		{"Int", func() int64 { return int64(randp.Int()) }},
+		{"Source.Int63", randp.Source().Int63, math.MaxInt64},
+		{"UnbufferedSource.Int63", randp.UnbufferedSource().Int63, math.MaxInt64},
+		{"rand.New(Source()).Int63", mathrand.New(randp.Source()).Int63, math.MaxInt64},
+		{"Int64", randp.Int64, math.MaxInt64},
+		{"Int", func() int64 { return int64(randp.Int()) }, math.MaxInt}, // 31 bits where int is 32
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// Bit 62 must vary: a source that shifted away too much would
-			// also be non-negative.
+			// The top bit must vary: a source that shifted away too much
+			// would also be non-negative.
 			var or, and int64 = 0, -1
 			for i := 0; i < 10000; i++ {
 				v := tc.f()
@@ -172,8 +173,8 @@ func TestInt63NonNegative(t *testing.T) {
 				or |= v
 				and &= v
 			}
-			if or != math.MaxInt64 || and != 0 {
-				t.Fatalf("over 10000 values some of the 63 low bits never varied: or %#x and %#x", or, and)
+			if or != tc.max || and != 0 {
+				t.Fatalf("over 10000 values some of the bits of %#x never varied: or %#x and %#x", tc.max, or, and)
 			}
 		})
 	}
