@@ -41,6 +41,13 @@ func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
 	return s, g
 }
 
+// exhaust hands out (zeroes) g's unused words and makes it due for a
+// reseed, so that its next draw reseeds and refills.
+func (g *generator) exhaust() {
+	clear(g.w[g.i:g.n])
+	g.refills, g.i = 0, g.n
+}
+
 // TestGeneratorIsChaCha8Rand checks 10 epochs of a generator's output
 // against math/rand/v2's ChaCha8 with the same key, and that the state holds
 // the key of the next epoch, never the current one.
@@ -221,12 +228,12 @@ func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
 	defer func() { crand.Reader = old }()
 	s := Source()
 	s.Uint64()
-	s.mem.refills, s.mem.i = 0, s.mem.n
+	s.mem.exhaust()
 	s.Uint64()
 	Uint64()
 	for _, sh := range *shards.Load() {
 		if sh != &noShard {
-			sh.refills, sh.i = 0, sh.n
+			sh.exhaust()
 		}
 	}
 	var b [100]byte
