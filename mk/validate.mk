@@ -1,7 +1,7 @@
 # Validation: statistical suites, memory checking, fuzzing, stress.
 #
 #   make stat            the full dieharder battery (dieharder -a) on randp-cat
-#   make stat-quick      dieharder subset on randp-cat (>= 1 GiB) and the Go module's stream; a few minutes
+#   make stat-quick      dieharder subset on randp-cat (>= 1 GiB) and the Go module's streams (cgo and pure Go); a few minutes
 #   make valgrind        memcheck on the C test programs and on randp-cat
 #   make fuzz            each Go fuzz target for FUZZTIME (default 2m)
 #   make fuzz-seed       the Go fuzz targets on their seed corpus only
@@ -9,7 +9,8 @@
 #   make test-cli        tests/cli.rs and tests/bad_input.rs
 #   make test-validate   stat-quick, valgrind, stress, CLI and fuzz seed corpus
 #   make throughput      randp-cat against /dev/urandom and `openssl rand`
-#   make go-randp-cat    build/go-randp-cat, the Go module's stream program
+#   make go-randp-cat    build/go-randp-cat, the Go module's stream program, and
+#                        build/go-randp-cat-purego, the same on the pure-Go path
 #
 # `make test` runs stat-quick and valgrind through TEST_TARGETS; the stress,
 # CLI and bad-input tests run in test-rust (`cargo test --release` runs every
@@ -18,6 +19,7 @@
 
 RANDP_CAT    := $(RELEASE_DIR)/randp-cat
 GO_RANDP_CAT := build/go-randp-cat
+GO_RANDP_CAT_PUREGO := build/go-randp-cat-purego
 FUZZTIME     ?= 2m
 # dieharder tests of stat-quick; together they read about 1.6 GiB.
 STAT_QUICK_TESTS    := diehard_birthdays,diehard_rank_32x32,sts_runs,dab_bytedistrib,dab_monobit2
@@ -37,12 +39,16 @@ stat-quick: build go-randp-cat
 	scripts/stat-dieharder.sh $(STAT_QUICK_GO_TESTS) -- $(GO_RANDP_CAT) -mode read -chunk 100
 	scripts/stat-dieharder.sh diehard_birthdays -- $(GO_RANDP_CAT) -mode read
 	scripts/stat-dieharder.sh diehard_birthdays -- $(GO_RANDP_CAT) -mode source
+	scripts/stat-dieharder.sh $(STAT_QUICK_GO_TESTS) -- $(GO_RANDP_CAT_PUREGO) -mode read -chunk 100
+	scripts/stat-dieharder.sh diehard_birthdays -- $(GO_RANDP_CAT_PUREGO) -mode read
+	scripts/stat-dieharder.sh diehard_birthdays -- $(GO_RANDP_CAT_PUREGO) -mode source
 
 # The Go stream program, linked like any user of the module (the committed
 # prebuilt library; GO_TAGS=randp_local links build/librandp.a instead).
 go-randp-cat:
 	@mkdir -p build
 	cd go && CGO_ENABLED=1 $(GO) build $(if $(GO_TAGS),-tags $(GO_TAGS)) -o ../$(GO_RANDP_CAT) ./cmd/randp-cat
+	cd go && CGO_ENABLED=0 $(GO) build -tags randp_purego -o ../$(GO_RANDP_CAT_PUREGO) ./cmd/randp-cat
 
 valgrind: build test-c-api
 	@command -v valgrind >/dev/null || (apt-get update && apt-get install -y valgrind)
