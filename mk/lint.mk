@@ -1,11 +1,16 @@
 # Formatting and lints over the whole workspace, as CI runs them.
 #
 #   make test-fmt        cargo fmt --check (rustfmt.toml)
-#   make test-clippy     cargo clippy on every target and feature, warnings denied
+#   make test-clippy     cargo clippy on every target and feature, warnings denied; the
+#                        library also for each other supported target (code under cfg)
 #
 # clippy runs once per package: with --workspace --all-features, cargo would
 # unify randp's `internals` feature (which allocates) into the C library,
 # which is no_std without an allocator and never builds with it.
+
+# The supported targets other than this machine's (src/lib.rs lists them all).
+CLIPPY_OTHER_TARGETS := aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
+	x86_64-pc-windows-gnu
 
 .PHONY: test-fmt test-clippy
 TEST_TARGETS += test-fmt test-clippy
@@ -16,3 +21,9 @@ test-fmt:
 test-clippy:
 	$(CARGO) clippy --locked -p randp --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked -p randp-capi --all-targets --all-features -- -D warnings
+	@for t in $(CLIPPY_OTHER_TARGETS); do \
+		rustup target list --installed | grep -qx $$t || rustup target add $$t || exit 1; \
+		echo "cargo clippy -p randp --lib --target $$t (default features and all)"; \
+		$(CARGO) clippy -q --locked -p randp --lib --target $$t -- -D warnings || exit 1; \
+		$(CARGO) clippy -q --locked -p randp --lib --all-features --target $$t -- -D warnings || exit 1; \
+	done

@@ -22,6 +22,7 @@
 //! backend, whose `aes` crate code is not a sequence of ours) asynchronous
 //! signals are blocked around the call: two system calls per key.
 
+#[cfg(any(feature = "internals", target_arch = "x86_64"))]
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Runs `f` with every signal that can be blocked blocked on this thread.
