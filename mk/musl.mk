@@ -5,7 +5,7 @@
 #   make staticlib-musl      build/<triple>/librandp.a and librandp.so.0 (+ link) for both musl targets, with their symbol checks
 #   make test-musl           every musl test below
 #   make test-musl-rust      cargo test over every tests/*.rs (release): x86_64 musl natively, aarch64 musl under qemu
-#   make test-musl-c         the C API test static (-static) and shared, planet36's program, dlopen refused; both targets
+#   make test-musl-c         the C API test static (-static) and shared, planet36's program, dlopen and dlclose; both targets
 #   make test-musl-security  the tests/c/security/ programs built with musl-gcc (x86_64); those that apply under qemu (aarch64)
 #
 # The C compilers: Debian's musl-gcc (musl-tools) for x86_64, and for
@@ -18,15 +18,15 @@
 # The Rust tests build static musl binaries (Rust's default for these
 # targets), in which dlopen does not exist; tests/support/capi.rs links
 # build/<triple>/librandp.a there instead (--cfg randp_capi_linked). musl's
-# loader refuses to dlopen a library with initial-exec TLS, which
-# librandp.so has (src/os/linux/tls.rs): "Error relocating ...: initial-exec TLS
-# resolves to dynamic definition" (musl's ldso/dynlink.c, do_relocs, for a
-# library loaded after startup); test-musl-c checks that it still does.
+# loader refuses to dlopen a library with initial-exec TLS ("Error
+# relocating ...: initial-exec TLS resolves to dynamic definition", musl's
+# ldso/dynlink.c, do_relocs), so on musl randp reaches its thread-local word
+# through a TLS descriptor (src/os/linux/tls.rs); test-musl-c loads
+# librandp.so.0 with dlopen on both targets, and test-musl-security makes a
+# thread's first draw in a handler through the dlopen'ed library.
 #
 # What does not apply:
-#   - the dlopen cases (test-c-dlopen, handler_first_draw's dlopen build, the
-#     panic probe loaded with dlopen): musl refuses the library, see above;
-#     the panic probe is a glibc-only test build.
+#   - the panic probe loaded with dlopen: a glibc-only test build.
 #   - under qemu-aarch64, as for aarch64 glibc (mk/aarch64.mk): qemu-user
 #     ignores MADV_WIPEONFORK, so randp keeps no userspace state there, and
 #     it runs seccomp filters against its own host system calls and cannot
@@ -123,8 +123,9 @@ test-musl-rust: staticlib-musl
 
 # Per target: the API test linked statically (-static, build/<triple>/
 # librandp.a) and dynamically (DT_NEEDED librandp.so.0, on musl's loader),
-# planet36/randp's program, and dlopen: refused for librandp.so on its own,
-# accepted when the program already links it.
+# planet36/randp's program, and librandp.so.0 loaded with dlopen and closed
+# with dlclose while a thread that drew from it runs (musl's dlclose never
+# unloads; the test checks the library stays usable and the thread's exit).
 define musl_c_tests
 	@echo "== $(1) ($(or $($(1)_RUN),native))"
 	@mkdir -p build/$(1)/c
@@ -136,11 +137,9 @@ define musl_c_tests
 	$($(1)_RUN) build/$(1)/c/test_randp_shared
 	$($(1)_CC) $(MUSL_C_FLAGS) -static $(C_TEST_SRC)/planet36_program.c build/$(1)/librandp.a -o build/$(1)/c/planet36_program
 	$($(1)_RUN) build/$(1)/c/planet36_program
-	$($(1)_CC) $(MUSL_C_FLAGS) $(C_TEST_SRC)/dlopen_refused.c -o build/$(1)/c/dlopen_refused
-	$($(1)_RUN) build/$(1)/c/dlopen_refused $(abspath build/$(1))/librandp.so.0
-	$($(1)_CC) $(MUSL_C_FLAGS) -DRANDP_LINKED $(C_TEST_SRC)/dlopen_refused.c -Lbuild/$(1) -lrandp \
-		-Wl,-rpath,$(abspath build/$(1)) -o build/$(1)/c/dlopen_linked
-	$($(1)_RUN) build/$(1)/c/dlopen_linked $(abspath build/$(1))/librandp.so.0
+	readelf -rW build/$(1)/librandp.so.0 | grep -q 'TLSDESC'
+	$($(1)_CC) $(MUSL_C_FLAGS) $(C_TEST_SRC)/dlopen_dlclose.c -o build/$(1)/c/dlopen_dlclose
+	$($(1)_RUN) build/$(1)/c/dlopen_dlclose $(abspath build/$(1))/librandp.so.0
 
 endef
 
@@ -169,9 +168,9 @@ musl_malloc_control = out=$$($(1) --malloc-control 2>&1); rc=$$?; \
 		echo "test-musl-security: the control whose handler mallocs hangs, as it must ($(notdir $(1)))"; \
 	else echo "test-musl-security: the malloc control exited $$rc without a deadlock: the test cannot catch an allocating draw here: $$out" >&2; st=1; fi
 
-# x86_64 musl: every program of tests/c/security/ but the dlopen build, in
-# the links the glibc targets use (-static, shared, archive into a dynamic
-# program), plus --keys 120: musl keeps all PTHREAD_KEYS_MAX (128) key values
+# x86_64 musl: every program of tests/c/security/, in the links the glibc
+# targets use (-static, shared, archive into a dynamic program, the handler
+# test's library loaded with dlopen), plus --keys 120: musl keeps all PTHREAD_KEYS_MAX (128) key values
 # in each thread's own block, so a draw allocates nothing however many keys
 # exist (glibc: the first 32). aarch64 musl under qemu: the handler test
 # (the draws read the OS there, and must not allocate either).
@@ -198,6 +197,7 @@ test-musl-security: staticlib-musl security-tools $(SEC_KEYSTREAM)
 	$$cc $(SEC_SRC)/handler_first_draw.c $(MUSL_SEC_ARCHIVE) -o $$o/handler_first_draw_archive; \
 	$$cc $(SEC_SRC)/handler_first_draw.c $(MUSL_SEC_SHARED) -o $$o/handler_first_draw_shared; \
 	$$cc $(SEC_SRC)/handler_first_draw.c $(MUSL_SEC_STATIC) -o $$o/handler_first_draw_static; \
+	$$cc -DRANDP_DLOPEN $(SEC_SRC)/handler_first_draw.c -o $$o/handler_first_draw_dlopen; \
 	$$cc $(SEC_SRC)/destructor_rounds.c $(MUSL_SEC_ARCHIVE) -o $$o/destructor_rounds; \
 	$$cc $(SEC_SRC)/fork_in_handler.c $(MUSL_SEC_SHARED) -o $$o/fork_in_handler_release; \
 	$$cc $(SEC_SRC)/fork_in_handler.c $(MUSL_SEC_SHARED_DEBUG) -o $$o/fork_in_handler_debug; \
@@ -220,6 +220,7 @@ test-musl-security: staticlib-musl security-tools $(SEC_KEYSTREAM)
 	$$o/handler_first_draw_archive --keys 120 || st=1; \
 	$$o/handler_first_draw_shared --keys 40 || st=1; \
 	$$o/handler_first_draw_static --cold || st=1; \
+	$$o/handler_first_draw_dlopen $(abspath $(MUSL_SEC_X86))/librandp.so.0 || st=1; \
 	$(call musl_malloc_control,$$o/handler_first_draw_archive); \
 	echo "== $(MUSL_X86): draws in every destructor round leak nothing"; \
 	for order in "" --test-key-first; do for first in "" --first-draw-in-destructor; do \
@@ -234,7 +235,7 @@ test-musl-security: staticlib-musl security-tools $(SEC_KEYSTREAM)
 	qemu-aarch64 $$a/handler_first_draw_archive --keys 120 || st=1; \
 	qemu-aarch64 $$a/handler_first_draw_static --cold --rounds 10 || st=1; \
 	$(call musl_malloc_control,qemu-aarch64 $$a/handler_first_draw_archive); \
-	echo "test-musl-security: not run: the dlopen builds (musl refuses to dlopen librandp.so: test-musl-c);" \
+	echo "test-musl-security: not run:" \
 		"under qemu-aarch64 the seccomp, closefrom, destructor and fork-in-handler programs (qemu-user refuses" \
 		"seccomp filters, has descriptors and memory of its own, and ignores MADV_WIPEONFORK, so no state exists to wipe or release)"; \
 	exit $$st

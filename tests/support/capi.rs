@@ -7,9 +7,9 @@
 //! - Windows: randp.dll, loaded with LoadLibrary from the same place (`make
 //!   build-windows`).
 //! - musl: build/<triple>/librandp.a, the archive a musl C program links,
-//!   linked into this test binary. A static musl binary cannot dlopen, and
-//!   musl's loader refuses to dlopen a library with initial-exec TLS, as
-//!   librandp.so has (`make test-musl-c` shows both). `make test-musl-rust`
+//!   linked into this test binary: a static musl binary cannot dlopen
+//!   (`make test-musl-c` loads librandp.so.0 with dlopen from a dynamic C
+//!   program instead). `make test-musl-rust`
 //!   builds the archive and links it (`--cfg randp_capi_linked`, with `-L`
 //!   naming its directory); a plain `cargo test --target *-musl` has no
 //!   archive to link, and `load` says so.

@@ -1,12 +1,23 @@
 //! The one thread-local word randp keeps: a pointer to the thread's state.
 //!
-//! It is defined and reached in assembly with the initial-exec TLS model, so
-//! that every access is a load at a fixed offset from the thread pointer, also
-//! when randp is inside a shared library loaded with dlopen. The compiler's
-//! own thread-locals use the general-dynamic model there, whose
-//! `__tls_get_addr` is slower and allocates on a thread's first access, which
-//! a signal handler that interrupted `malloc` cannot afford. glibc keeps room
-//! in every thread's static TLS block for such libraries' few bytes.
+//! It is defined and reached in assembly. With glibc every access uses the
+//! initial-exec TLS model: a load at a fixed offset from the thread pointer,
+//! also when randp is inside a shared library loaded with dlopen. The
+//! compiler's general-dynamic model would call glibc's `__tls_get_addr`,
+//! which is slower and allocates on a thread's first access, which a signal
+//! handler that interrupted `malloc` cannot afford; glibc keeps room in every
+//! thread's static TLS block for such libraries' few bytes.
+//!
+//! musl's loader gives initial-exec TLS only to the libraries loaded at
+//! startup and refuses `dlopen` of any other that uses it, so there the word
+//! is reached through a TLS descriptor (the "TLSDESC" dialect of the general-
+//! dynamic model): a call, through the descriptor, of a resolver that
+//! returns the word's offset from the thread pointer and changes no other
+//! register. musl's resolvers allocate nothing (its `dlopen` sets up the new
+//! module's TLS for every thread), so this is safe in a signal handler, and
+//! a shared object containing randp (a plugin, a Rust `cdylib` such as a
+//! Python extension) loads with `dlopen`. In an executable the linker turns
+//! the descriptor call into the initial-exec or local-exec load.
 //!
 //! The symbol is hidden (never exported from a shared object) and named after
 //! [`ANCHOR`], whose mangled name carries this crate's hash: two copies of
@@ -39,7 +50,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     // SAFETY: computes the address of this thread's copy of the word defined
     // above: the thread pointer plus the offset the linker or loader puts in
     // the GOT entry. Reads only the GOT and the thread control block.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_env = "gnu", target_arch = "x86_64"))]
     unsafe {
         core::arch::asm!(
             "mov {p}, qword ptr fs:[0]",
@@ -50,7 +61,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
         );
     }
     // SAFETY: as above, with aarch64's TPIDR_EL0 as the thread pointer.
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_env = "gnu", target_arch = "aarch64"))]
     unsafe {
         core::arch::asm!(
             "mrs {p}, tpidr_el0",
@@ -61,6 +72,45 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             o = out(reg) _,
             anchor = sym ANCHOR,
             options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    // SAFETY: the word's offset from the thread pointer comes from the
+    // resolver the word's TLS descriptor names (or, in an executable, from
+    // what the linker made of the sequence), called as the TLSDESC ABI
+    // prescribes: the descriptor's address in rax, the call through its
+    // first word, the offset returned in rax and every other register
+    // preserved but the flags. The call pushes a return address, so the
+    // block does not claim `nostack`.
+    #[cfg(all(target_env = "musl", target_arch = "x86_64"))]
+    unsafe {
+        core::arch::asm!(
+            "lea rax, [rip + {anchor}.tls@TLSDESC]",
+            "call qword ptr [rax + {anchor}.tls@TLSCALL]",
+            "add rax, qword ptr fs:[0]",
+            out("rax") p,
+            anchor = sym ANCHOR,
+            options(pure, readonly),
+        );
+    }
+    // SAFETY: as above, for aarch64's TLSDESC ABI: the descriptor's address
+    // in x0, its resolver loaded into x1 and called with blr (which sets
+    // x30), the offset returned in x0, every other register and the flags
+    // preserved; TPIDR_EL0 is the thread pointer.
+    #[cfg(all(target_env = "musl", target_arch = "aarch64"))]
+    unsafe {
+        core::arch::asm!(
+            "adrp x0, :tlsdesc:{anchor}.tls",
+            "ldr x1, [x0, #:tlsdesc_lo12:{anchor}.tls]",
+            "add x0, x0, #:tlsdesc_lo12:{anchor}.tls",
+            ".tlsdesccall {anchor}.tls",
+            "blr x1",
+            "mrs x1, tpidr_el0",
+            "add x0, x0, x1",
+            out("x0") p,
+            out("x1") _,
+            out("x30") _,
+            anchor = sym ANCHOR,
+            options(pure, readonly, preserves_flags),
         );
     }
     // SAFETY: the word is 8-byte aligned, lives as long as the thread, and is
