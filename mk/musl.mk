@@ -107,18 +107,15 @@ test-musl: test-musl-rust test-musl-c test-musl-security
 # qemu-aarch64. (What the debug profile adds, overflow checks and a stack
 # slot for every temporary, does not depend on the C library; test-rust-debug
 # runs it on glibc. On musl it would cost about 3 minutes more.)
-# A test file that declares itself x86_64 Linux only (its first cfg line,
-# MUSL_X86_ONLY) is left out on aarch64, by name, and said so: a test
-# without libtest's harness would not even build there (no main).
-MUSL_X86_ONLY := '^\#!\[cfg(all(target_os = "linux", target_arch = "x86_64"))\]'
-MUSL_ARM_TESTS = $(foreach f,$(wildcard tests/*.rs tests/*/main.rs),$(if $(shell grep -l $(MUSL_X86_ONLY) $(f)),,--test $(patsubst tests/%.rs,%,$(patsubst tests/%/main.rs,%,$(f)))))
+# On aarch64 the x86_64-only test files are left out, by name, and said so
+# (X86_ONLY_TEST, AARCH64_TESTS: mk/rust.mk).
 
 test-musl-rust: staticlib-musl
 	$(MUSL_ENV) $(CARGO) test --locked --release --all-features --workspace --target $(MUSL_X86)
 	@echo "test-musl-rust: on $(MUSL_ARM), the x86_64-only tests are left out:" \
-		$$(grep -l $(MUSL_X86_ONLY) tests/*.rs tests/*/main.rs)
+		$$(grep -l $(X86_ONLY_TEST) tests/*.rs tests/*/main.rs)
 	$(MUSL_ENV) $(CARGO) test --locked --release --all-features --workspace --target $(MUSL_ARM) \
-		--lib --bins $(MUSL_ARM_TESTS)
+		--lib --bins $(AARCH64_TESTS)
 	@echo "test-musl-rust: the Rust tests passed on $(MUSL_X86) and $(MUSL_ARM) (qemu-aarch64)"
 
 # Per target: the API test linked statically (-static, build/<triple>/
