@@ -393,6 +393,26 @@ fn main() {
         println!("single_step: 0 passed, 0 failed, 1 skipped");
         return;
     }
+    // The tracees run without address randomisation (ptrace.rs), which a
+    // seccomp filter may refuse: Docker's default profile allows
+    // personality(2) only for a few personas, ADDR_NO_RANDOMIZE not among
+    // them. Say so plainly rather than fail on the first tracee.
+    // SAFETY: personality(2) with 0xffffffff only reads this process's
+    // persona; the second call sets it with the flag and the third restores
+    // it, before any child is started.
+    unsafe {
+        const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
+        let persona = libc::personality(0xffff_ffff) as libc::c_ulong;
+        if libc::personality(persona | ADDR_NO_RANDOMIZE) == -1 {
+            panic!(
+                "single step: personality(ADDR_NO_RANDOMIZE) is refused here ({}): the tracees must run \
+                 without address randomisation; under Docker's default seccomp profile run the tests with \
+                 --security-opt seccomp=unconfined",
+                std::io::Error::last_os_error()
+            );
+        }
+        libc::personality(persona);
+    }
     // A dropped page reads back as zeroes only where it is droppable.
     black_box(randp::u64());
     let mapping = randp::internals::state_mapping();
