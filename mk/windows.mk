@@ -87,14 +87,22 @@ test-windows-rust: build-windows windows-prefix
 	$(WIN_CARGO_ENV) $(CARGO) test --locked --target $(WIN_TARGET) -p randp --all-features --lib --test key_erasure
 
 # The C API test linked with the static library and with the DLL (through
-# its import library; objdump shows which each program loads), and the
-# thread-exit count linked both ways and loaded with LoadLibrary.
+# its import library; objdump shows which each program loads), the
+# thread-exit count linked both ways and loaded with LoadLibrary, and the
+# static library linked beside another Rust static library that has std:
+# librandp.a is rustc's archive as built, not localised as the Linux one is,
+# and the program must still link and run.
 test-windows-c: build-windows windows-prefix
 	$(WIN_CC) $(WIN_CFLAGS) tests/c/test_randp.c $(WIN_BUILD)/librandp.a $(WIN_STATIC_RT) -o $(WIN_BUILD)/test_randp_static.exe
 	$(WIN_CC) $(WIN_CFLAGS) tests/c/test_randp.c $(WIN_BUILD)/librandp.dll.a $(WIN_STATIC_RT) -o $(WIN_BUILD)/test_randp_dll.exe
 	$(WIN_CC) $(WIN_CFLAGS) tests/c/windows/thread_exit.c $(WIN_BUILD)/librandp.a -o $(WIN_BUILD)/thread_exit_static.exe
 	$(WIN_CC) $(WIN_CFLAGS) tests/c/windows/thread_exit.c $(WIN_BUILD)/librandp.dll.a -o $(WIN_BUILD)/thread_exit_dll.exe
 	$(WIN_CC) $(WIN_CFLAGS) -DRANDP_LOADLIBRARY tests/c/windows/thread_exit.c -o $(WIN_BUILD)/thread_exit_loadlibrary.exe
+	$(CARGO) build --release --locked --quiet --manifest-path tests/c/other-staticlib/Cargo.toml \
+		--target $(WIN_TARGET) --target-dir $(WIN_BUILD)/other-staticlib
+	$(WIN_CC) $(WIN_CFLAGS) tests/c/two_staticlibs.c $(WIN_BUILD)/librandp.a \
+		$(WIN_BUILD)/other-staticlib/$(WIN_TARGET)/release/librandp_test_other_staticlib.a $(WIN_STATIC_RT) -lntdll \
+		-o $(WIN_BUILD)/two_staticlibs.exe
 	@for p in test_randp_static thread_exit_static; do \
 		if x86_64-w64-mingw32-objdump -p $(WIN_BUILD)/$$p.exe | grep -qi 'DLL Name: randp.dll'; then \
 			echo "test-windows-c: $$p loads randp.dll" >&2; exit 1; fi; done
@@ -102,4 +110,4 @@ test-windows-c: build-windows windows-prefix
 		x86_64-w64-mingw32-objdump -p $(WIN_BUILD)/$$p.exe | grep -qi 'DLL Name: randp.dll' || { \
 			echo "test-windows-c: $$p does not load randp.dll" >&2; exit 1; }; done
 	cd $(WIN_BUILD) && for p in test_randp_static test_randp_dll thread_exit_static thread_exit_dll \
-		thread_exit_loadlibrary; do echo "== $$p.exe (wine)"; $(WIN_ENV) $(WINE) $$p.exe || exit 1; done
+		thread_exit_loadlibrary two_staticlibs; do echo "== $$p.exe (wine)"; $(WIN_ENV) $(WINE) $$p.exe || exit 1; done
