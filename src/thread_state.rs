@@ -107,8 +107,9 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
 /// buffer, or returns `None` when the caller must take the slow path
 /// (`with_generator`), which also maps a thread's first state.
 ///
-/// It calls nothing, so a function that ends in a tail call to its slow path
-/// needs no stack frame.
+/// It calls nothing (but, in a musl shared object, the TLS descriptor's
+/// resolver that `slot` calls), so a function that ends in a tail call to
+/// its slow path needs no stack frame.
 #[inline(always)]
 pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
     let slot = slot();

@@ -20,7 +20,8 @@
 //!   [`crate::thread_state::thread_exit`] runs when this thread exits, also
 //!   for threads created by C code that Rust knows nothing of;
 //! - **the thread-local word**: `slot()`, this thread's word (zero in a new
-//!   thread), reached in a few instructions with no call.
+//!   thread), reached in a few instructions with no call (in a musl shared
+//!   object: one call of the TLS descriptor's resolver, see `linux/tls.rs`).
 //!
 //! Any other target stops at the `compile_error!` in `lib.rs`.
 

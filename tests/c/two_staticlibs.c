@@ -1,6 +1,10 @@
-// One program linking build/librandp.a together with another LTO-built Rust
-// static library. Without symbol localization the link fails with duplicate
-// std symbols (rust-lang/rust#44322); the Makefile checks both outcomes.
+// One program linking randp's static library together with another
+// LTO-built Rust static library, which has its own std, compiler_builtins and
+// personality routine: both must work. Such links can fail with duplicate
+// symbols (rust-lang/rust#44322). On Linux build/librandp.a is localised and
+// exports only randp_* (mk/c.mk), so no clash can arise; Windows' librandp.a
+// is rustc's archive as built, and mk/windows.mk links it with mingw-w64's
+// linker.
 
 #include "randp.h"
 

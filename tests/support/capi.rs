@@ -97,7 +97,7 @@ pub fn load() -> Capi {
 pub fn load() -> Capi {
     panic!(
         "on musl the C library is linked from build/<triple>/librandp.a, not loaded with dlopen \
-         (a static musl binary cannot dlopen, and musl's loader refuses librandp.so's initial-exec TLS): \
+         (a static musl binary cannot dlopen): \
          run these tests with `make test-musl-rust`"
     )
 }

@@ -1,7 +1,7 @@
-//! Linux (glibc): entropy from the getrandom(2) system call, the state in a
-//! page that a forked child finds zeroed (`state_memory`), released at
-//! thread exit by a pthread key destructor, and the thread-local word in
-//! initial-exec TLS (`tls`).
+//! Linux (glibc and musl): entropy from the getrandom(2) system call, the
+//! state in a page that a forked child finds zeroed (`state_memory`),
+//! released at thread exit by a pthread key destructor, and the thread-local
+//! word (`tls`: initial-exec TLS with glibc, a TLS descriptor with musl).
 //!
 //! Entropy comes only from the getrandom(2) system call, made directly, with
 //! flags 0: it blocks until the kernel's pool has been initialised (once, early

@@ -80,7 +80,8 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     // prescribes: the descriptor's address in rax, the call through its
     // first word, the offset returned in rax and every other register
     // preserved but the flags. The call pushes a return address, so the
-    // block does not claim `nostack`.
+    // block does not claim `nostack`; the resolvers need no particular stack
+    // alignment.
     #[cfg(all(target_env = "musl", target_arch = "x86_64"))]
     unsafe {
         core::arch::asm!(
@@ -94,8 +95,9 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     }
     // SAFETY: as above, for aarch64's TLSDESC ABI: the descriptor's address
     // in x0, its resolver loaded into x1 and called with blr (which sets
-    // x30), the offset returned in x0, every other register and the flags
-    // preserved; TPIDR_EL0 is the thread pointer.
+    // x30), the offset returned in x0 and every other general register
+    // preserved; the ABI lets the resolver change the flags, so the block
+    // does not claim to preserve them. TPIDR_EL0 is the thread pointer.
     #[cfg(all(target_env = "musl", target_arch = "aarch64"))]
     unsafe {
         core::arch::asm!(
@@ -110,7 +112,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             out("x1") _,
             out("x30") _,
             anchor = sym ANCHOR,
-            options(pure, readonly, preserves_flags),
+            options(pure, readonly),
         );
     }
     // SAFETY: the word is 8-byte aligned, lives as long as the thread, and is

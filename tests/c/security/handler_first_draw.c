@@ -16,7 +16,10 @@
 //     argv[1], the draw through the dlsym'd randp_u64): a dlopen'd library's
 //     thread-locals are dynamic TLS, which glibc allocates at a thread's
 //     first access, in __tls_get_addr, unless the library uses initial-exec
-//     TLS. This proves a draw never touches dynamic TLS.
+//     TLS. With glibc this proves a draw never touches dynamic TLS; with
+//     musl, where randp reaches its word through a TLS descriptor, that the
+//     dynamic TLS it reaches (set up for every thread at dlopen) allocates
+//     nothing either.
 //   - `--keys 40`: the program made 40 pthread keys before any draw. glibc
 //     stores the values of keys from index 32 on in blocks it callocs at the
 //     first pthread_setspecific on a thread. Linked with build/librandp.a and
