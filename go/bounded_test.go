@@ -84,6 +84,14 @@ func TestBoundedUniform(t *testing.T) {
 			checkBounded(t, fmt.Sprintf("UintN(%d)", n), n, func() uint64 { return uint64(randp.UintN(uint(n))) })
 		}
 	}
+	// IntN and UintN near the top of a 32-bit int and uint (386, arm),
+	// which the 64-bit bounds above leave out there.
+	for _, n := range []uint64{1<<30 + 1, 3 << 29, math.MaxInt32} {
+		checkBounded(t, fmt.Sprintf("IntN(%d)", n), n, func() uint64 { return uint64(randp.IntN(int(n))) })
+	}
+	for _, n := range []uint64{1<<31 + 1, 3 << 30, math.MaxUint32} {
+		checkBounded(t, fmt.Sprintf("UintN(%d)", n), n, func() uint64 { return uint64(randp.UintN(uint(n))) })
+	}
 	checkBounded(t, "N(uint8(200))", 200, func() uint64 { return uint64(randp.N(uint8(200))) })
 }
 
