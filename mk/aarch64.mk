@@ -36,9 +36,9 @@ staticlib-aarch64: aarch64-tools
 	scripts/check-undefined.sh build/aarch64/librandp.a $(AARCH64_RELEASE)/librandp.so
 
 # Every test file of tests/ with no list, but those that declare themselves
-# x86_64 only (X86_ONLY_TEST, AARCH64_TESTS: mk/rust.mk), which are named.
+# x86_64 only (X86_ONLY_TEST_FILES, AARCH64_TESTS: mk/rust.mk), which are named.
 test-aarch64: staticlib-aarch64
-	@echo "test-aarch64: the x86_64-only tests are left out:" $$(grep -l $(X86_ONLY_TEST) tests/*.rs tests/*/main.rs)
+	@echo "test-aarch64: the x86_64-only tests are left out:" $(X86_ONLY_TEST_FILES)
 	$(AARCH64_ENV) $(CARGO) test --locked --release --all-features --target $(AARCH64_TARGET) \
 		-p randp --lib --bins $(AARCH64_TESTS)
 	@mkdir -p build/aarch64/c
