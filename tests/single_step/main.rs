@@ -46,7 +46,7 @@ mod tracee;
 use aes::Aes256;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use protocol::{Action, Path, REPORT, Report};
-use ptrace::{Step, Tracee, describe};
+use ptrace::{ADDR_NO_RANDOMIZE, Step, Tracee, describe};
 use std::collections::HashSet;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -401,7 +401,6 @@ fn main() {
     // persona; the second call sets it with the flag and the third restores
     // it, before any child is started.
     unsafe {
-        const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
         let persona = libc::personality(0xffff_ffff) as libc::c_ulong;
         if libc::personality(persona | ADDR_NO_RANDOMIZE) == -1 {
             panic!(

@@ -73,6 +73,10 @@ pub fn describe(status: i32) -> String {
     }
 }
 
+/// personality(2)'s flag that turns address randomisation off for the
+/// programs this process execs, as personality's argument type.
+pub const ADDR_NO_RANDOMIZE: libc::c_ulong = libc::ADDR_NO_RANDOMIZE as libc::c_ulong;
+
 impl Tracee {
     /// Starts the tracee for `path` and `action` and brings it, stopped, to
     /// the first instruction of the call under test.
@@ -85,7 +89,6 @@ impl Tracee {
         // found again in the next.
         unsafe {
             cmd.pre_exec(|| {
-                const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
                 if libc::personality(ADDR_NO_RANDOMIZE) == -1 || libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
