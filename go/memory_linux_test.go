@@ -74,17 +74,7 @@ func TestPagesAreReleased(t *testing.T) {
 		srcs[i].Uint64()
 		pages[uintptr(unsafe.Pointer(srcs[i].mem))] = true
 	}
-	if len(pages) != len(srcs) {
-		t.Fatalf("100 Buffered sources in use share pages: %d distinct", len(pages))
-	}
-	for p := range pages {
-		if !vmFlagsOf(p)["wf"] {
-			t.Fatalf("the page %#x of a Buffered source in use is not a wipe-on-fork mapping", p)
-		}
-	}
-	// Kept reachable until here: a collection during the loop would
-	// otherwise release the pages of those already made.
-	runtime.KeepAlive(srcs)
+	// mapped counts the pages that are wipe-on-fork mappings.
 	mapped := func() int {
 		n := 0
 		for p := range pages {
@@ -94,6 +84,15 @@ func TestPagesAreReleased(t *testing.T) {
 		}
 		return n
 	}
+	if len(pages) != len(srcs) {
+		t.Fatalf("100 Buffered sources in use share pages: %d distinct", len(pages))
+	}
+	if n := mapped(); n != len(pages) {
+		t.Fatalf("of the pages of 100 Buffered sources in use, %d are wipe-on-fork mappings", n)
+	}
+	// Kept reachable until here: a collection during the loop would
+	// otherwise release the pages of those already made.
+	runtime.KeepAlive(srcs)
 	deadline := time.Now().Add(10 * time.Second)
 	for mapped() > 0 && time.Now().Before(deadline) {
 		runtime.GC()
