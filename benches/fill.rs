@@ -3,6 +3,10 @@
 //! the raw AES-256-CTR keystream of randp's engine (the kernel alone, on the
 //! backend in use) and of the aes crate. (The C libraries are
 //! compared through the C ABI in benches/c.) Throughput is in bytes.
+//!
+//! Group copy_zero: what a call served from randp's buffer pays besides its
+//! keystream, the copy out of a 4 KiB buffer and the zeroing behind it (the
+//! library's own code, `internals::copy_and_zero`), by call size.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ctr::cipher::{KeyIvInit, StreamCipher};
@@ -49,9 +53,33 @@ fn fill_256b(c: &mut Criterion) {
     fill_group(c, "fill_256B", 256);
 }
 
+/// The buffer of copy_zero: a page, handed out front to back and wrapped.
+#[repr(C, align(4096))]
+struct Page([u8; 4096]);
+
+fn copy_zero(c: &mut Criterion) {
+    let mut g = c.benchmark_group("copy_zero");
+    let mut src = Box::new(Page([0; 4096]));
+    for size in [16usize, 32, 64, 128, 256, 512, 1024, 2048] {
+        let mut dst = vec![0u8; size];
+        let mut pos = 0;
+        g.throughput(Throughput::Bytes(size as u64));
+        g.bench_function(format!("{size}"), |b| {
+            b.iter(|| {
+                if pos + size > src.0.len() {
+                    pos = 0;
+                }
+                randp::internals::copy_and_zero(&mut src.0[pos..], black_box(&mut dst));
+                pos += size;
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config::criterion();
-    targets = fill_1mib, fill_256b
+    targets = fill_1mib, fill_256b, copy_zero
 }
 criterion_main!(benches);

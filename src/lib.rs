@@ -220,6 +220,21 @@ pub mod internals {
         }
     }
 
+    /// Moves `dst.len()` bytes from the front of `src` to `dst` and zeroes
+    /// them in `src`, as a draw moves its bytes out of the thread's buffer
+    /// (the same code): for the benchmark that shows what a buffered call
+    /// pays besides its keystream.
+    ///
+    /// # Panics
+    /// If `src` is shorter than `dst`.
+    pub fn copy_and_zero(src: &mut [u8], dst: &mut [u8]) {
+        assert!(src.len() >= dst.len(), "copy_and_zero: src shorter than dst");
+        // SAFETY: `src` holds at least `dst.len()` readable and writable
+        // bytes, `dst` that many writable ones, and two `&mut` slices do not
+        // overlap.
+        unsafe { crate::keystream::move_out(src.as_mut_ptr(), dst.as_mut_ptr(), dst.len()) };
+    }
+
     /// How the state pages are mapped: on Linux `"droppable"`,
     /// `"wipeonfork+mlock"` or `"wipeonfork"`, on Windows
     /// `"virtualalloc+lock"` or `"virtualalloc"` (`None` before the first

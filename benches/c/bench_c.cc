@@ -18,6 +18,10 @@
 //                          called arch_get_random_long (seed 004)
 //   threads_fill_1MiB, threads_u64   1 and 2 threads at once, each its own state
 //   mutex_u64              randp per thread against randp behind one mutex
+//   copyzero_<size>        16 B to 2 KiB: no generator, only the copy out of a
+//                          4 KiB buffer and the zeroing behind it (memcpy,
+//                          explicit_bzero) that a buffered generator makes per
+//                          call, through the same function pointer
 //
 // Every benchmark uses wall time (UseRealTime), so rates are per second of
 // real time, also with two threads. make bench runs this program in several
@@ -143,6 +147,13 @@ void RegisterAll() {
         benchmark::RegisterBenchmark((std::string("fill_") + s.name + "/" + k).c_str(), Fill, c, s.bytes)
             ->UseRealTime();
   }
+  // The sizes a buffer serves (randp writes 2 KiB and more straight into
+  // the caller's memory).
+  if (const contestant* c = Available("copyzero"))
+    for (const Size& s : FillSizes())
+      if (s.bytes >= 16 && s.bytes <= 2048)
+        benchmark::RegisterBenchmark((std::string("copyzero_") + s.name + "/copyzero").c_str(), Fill, c, s.bytes)
+            ->UseRealTime();
   for (const char* k : kU32Rows)
     if (const contestant* c = Available(k))
       benchmark::RegisterBenchmark((std::string("u32/") + k).c_str(), U32, c)->UseRealTime();

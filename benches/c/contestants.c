@@ -69,6 +69,30 @@ static void getrandom_syscall_fill(void *buf, size_t n)
 WORDS_FROM_FILL(getrandom_syscall, getrandom_syscall_fill)
 WORDS_FROM_FILL(vdso, vdso_getrandom_fill)
 
+/* ---- the copy a buffered generator makes: no generator at all ----
+ * What every buffered generator pays per call besides its keystream: the
+ * copy out of a 4 KiB buffer (memcpy) and the zeroing behind it
+ * (explicit_bzero), as planet36/randp makes them, from a thread's own
+ * buffer whose bytes are never refilled. A reference for the mid-size fill
+ * rows, not a contestant: it makes no random bytes. */
+static _Thread_local unsigned char copyzero_buf[4096] __attribute__((aligned(64)));
+static _Thread_local size_t copyzero_pos;
+
+static void copyzero_fill(void *buf, size_t n)
+{
+	unsigned char *dst = buf;
+	while (n > 0) {
+		if (copyzero_pos == sizeof copyzero_buf)
+			copyzero_pos = 0;
+		size_t m = sizeof copyzero_buf - copyzero_pos;
+		if (m > n)
+			m = n;
+		memcpy(dst, copyzero_buf + copyzero_pos, m);
+		explicit_bzero(copyzero_buf + copyzero_pos, m);
+		copyzero_pos += m, dst += m, n -= m;
+	}
+}
+
 /* ---- arc4random: glibc (a getrandom system call per call on glibc < 2.41)
  * and libbsd (a userspace ChaCha20, like OpenBSD's) ---- */
 struct arc4 {
@@ -193,6 +217,9 @@ const struct contestant *contestants_load(const char *randp_so, size_t *n)
 
 	c = add("getentropy");
 	c->fill = getentropy_fill, c->fill_max = 256, c->u32 = getentropy_u32, c->u64 = getentropy_u64;
+
+	c = add("copyzero");
+	c->fill = copyzero_fill;
 
 	c = add("rdrand32");
 	if (__builtin_cpu_supports("rdrnd"))
