@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages the C benchmarks build against, when missing:
 # Google Benchmark, OpenSSL's libcrypto (RAND_bytes, and `openssl speed`) and
-# libbsd (its arc4random family).
+# libbsd (its arc4random family); and valgrind, whose callgrind counts the
+# Go hot paths' instructions (scripts/go-opcount.sh).
 set -eu
 missing=
-for pkg in libbenchmark-dev libssl-dev libbsd-dev openssl; do
+for pkg in libbenchmark-dev libssl-dev libbsd-dev openssl valgrind; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $pkg"
 done
 if [ -n "$missing" ]; then

@@ -110,7 +110,7 @@ GO_PUREGO_FILTER := ^Benchmark(V2Uint64|RandpRead|StdlibRead|AESCTRRead|ChaCha8R
 
 .PHONY: bench bench-quick bench-run bench-measure bench-passes bench-sweeps bench-syscall-check \
 	bench-deps bench-peers bench-c-build bench-go-build bench-rust-build bench-ceiling-build bench-collect bench-report \
-	bench-check-clean num-blocks reseed-countdown bench-smoke
+	bench-check-clean num-blocks reseed-countdown bench-smoke bench-opcount
 
 bench: bench-run
 
@@ -136,7 +136,7 @@ bench-check-clean:
 		echo "make bench: the working tree has uncommitted changes; commit them (the report names the commit)" >&2; \
 		echo "or run with BENCH_ALLOW_DIRTY=1 (the report then says the tree was dirty)" >&2; exit 1; fi
 
-bench-measure: bench-syscall-check bench-passes bench-sweeps
+bench-measure: bench-syscall-check bench-passes bench-sweeps bench-opcount
 
 # PASS_ENV: what benches/passes.sh runs, and with which budget.
 PASS_ENV = RUST_BINS="$$(cut -d' ' -f2 $(BENCH_BIN)/rust-benches.txt 2>/dev/null | tr '\n' ' ')" \
@@ -154,6 +154,14 @@ bench-syscall-check:
 	@mkdir -p $(BENCH_DIR)
 	$(BENCH_BIN)/peers.test -test.run '^TestGetrandomReadMakesASystemCall$$' -test.v >$(BENCH_DIR)/syscall-check.txt; \
 		status=$$?; cat $(BENCH_DIR)/syscall-check.txt; exit $$status
+
+# Instructions per call of the Go hot paths (callgrind) and the stack frames
+# of the v2 Sources' Uint64: the profile the report gives for a Go target
+# this run misses. Counts, not times: the load does not change them.
+bench-opcount:
+	@mkdir -p $(BENCH_DIR)
+	GO="$(GO)" scripts/go-opcount.sh >$(BENCH_DIR)/go-opcount.txt
+	cat $(BENCH_DIR)/go-opcount.txt
 
 bench-collect:
 	rm -rf $(BENCH_RESULTS)
@@ -259,6 +267,7 @@ bench-smoke: staticlib bench-c-build bench-go-build bench-ceiling-build
 	CRITERION_HOME=$(abspath $(SMOKE_DIR))/criterion $(CARGO) test --locked --features internals \
 		$(RUST_BENCHES:%=--bench %) --bench sweep
 	$(MAKE) --no-print-directory bench-syscall-check BENCH_DIR=$(SMOKE_DIR)
+	OPS="buffered-v2 pcg-v2" $(MAKE) --no-print-directory bench-opcount BENCH_DIR=$(SMOKE_DIR)
 	$(PASS_ENV) RUST_BINS= C_MIN_TIME=0.0005 BENCHTIME=1x CEILING_GIB=0.01 GO_FILTER_randp_purego=. \
 		benches/passes.sh 1 $(SMOKE_DIR) >/dev/null
 	cd tools/benchreport && $(GO) vet . && $(GO) test .

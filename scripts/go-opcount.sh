@@ -6,6 +6,12 @@
 # call is (Ir(n=300000) - Ir(n=100000)) / 200000, which cancels start-up and
 # exit.
 #
+# Then the stack frame of each math/rand/v2 Source's Uint64 method, randp's
+# Buffered beside the standard library's PCG and ChaCha8, as the compiler
+# reports it (`go build -gcflags=-S`): "nosplit ... locals=0x0" is a leaf
+# with no frame and no stack-bound check; any other line is a method that
+# pays both at every call, because it can call out (its refill).
+#
 # Usage: scripts/go-opcount.sh [MODULE_DIR]   (default: go/ of this checkout)
 set -eu
 
@@ -29,3 +35,11 @@ for op in ${OPS:-empty-cgo unbuffered-int63 unbuffered-v2 buffered-int63 buffere
 	b=$(ir "$op" 300000)
 	printf '%-18s %d\n' "$op" $(((b - a) / 200000))
 done
+
+pkg=$(cd "$mod" && "$GO" list .)
+printf '\n%-45s %s\n' function frame
+# -a: the standard library's packages are compiled again, so that the
+# compiler prints their assembly too.
+(cd "$mod" && "$GO" build -a -gcflags='math/rand/v2=-S' -gcflags="$pkg=-S" -o /dev/null ./internal/opcount 2>&1) |
+	sed -n 's/^\([^ ]*\.(\*\(Buffered\|PCG\|ChaCha8\))\.Uint64\) STEXT \(.*\) funcid=.*$/\1 \3/p' |
+	while read -r fn frame; do printf '%-45s %s\n' "$fn" "$frame"; done
