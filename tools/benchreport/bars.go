@@ -117,6 +117,11 @@ func (r *report) bars20(vaes bool) []bar {
 		target, min = "≥ 1.0× (VAES)", 1.0
 	}
 	p36 := res.peers["planet36-randp"]
+	floors, _, _ := r.fillFloors()
+	explained := map[float64]bool{}
+	for _, f := range floors {
+		explained[f.size] = true
+	}
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		name := "fill_" + sizeName(n) + "/"
 		b := ratioBar("C `randp_bytes` (Rust `fill_bytes` behind the C ABI) / planet36/randp `randp_bytes`, "+fmtBytes(n)+" calls, throughput",
@@ -126,6 +131,8 @@ func (r *report) bars20(vaes bool) []bar {
 		}
 		if p36 != "" {
 			b.measured = notMeasured(p36)
+		} else if explained[n] {
+			b.met += " ([profile](" + anchor(hWhyFill) + "))"
 		}
 		bars = append(bars, b)
 	}
@@ -137,7 +144,11 @@ func (r *report) bars20(vaes bool) []bar {
 			goR.get("RandpRead/"+sz), goR.get("AESCTRRead/"+sz), "≤ 1.0×", le(1.0)))
 	}
 	bars = append(bars, ratioBar("Go `ParallelRead32`, randp / a pure-Go AES-CTR reader per goroutine, time", goR.get("ParallelRead32/impl=Randp"), goR.get("ParallelRead32/impl=AESCTR"), "≤ 1.0×", le(1.0)))
-	bars = append(bars, ratioBar("Go rand/v2 `rand.New(randp.Source()).Uint64` / PCG, time", goR.get("V2Uint64/src=RandpSource"), goR.get("V2Uint64/src=PCG"), "≤ 1.0×", le(1.0)))
+	v2 := ratioBar("Go rand/v2 `rand.New(randp.Source()).Uint64` / PCG, time", goR.get("V2Uint64/src=RandpSource"), goR.get("V2Uint64/src=PCG"), "≤ 1.0×", le(1.0))
+	if v2.met == "**no**" && r.v2Explained() {
+		v2.met += " ([profile](" + anchor(hWhyV2) + "))"
+	}
+	bars = append(bars, v2)
 	bars = append(bars, r.nsBar("C ABI `randp_u64` through a dlopen'ed librandp.so", "u64/randp_dlopen", "randp_dlopen", 3))
 	return bars
 }

@@ -110,6 +110,7 @@ func (r *report) markdown() string {
 	// The tables first, which collect every loss; then the first screen,
 	// which lists them, above the tables.
 	r.bars()
+	r.missesExplained()
 	r.cTables()
 	r.rustTables()
 	r.ceilingTable()

@@ -239,6 +239,10 @@ func fullResults(t *testing.T, passes int, purego string) string {
 		critEntry(t, ph, "u32", "rand_ThreadRng", 1.5+d, 0, 0)
 		critEntry(t, ph, "u64", "randp_u64", 2+d, 0, 0)
 		critEntry(t, ph, "u64", "rand_ThreadRng", 2.8+d, 0, 0)
+		critEntry(t, ph, "fill_256B", "randp_keystream", 30+d, 0, 0)
+		for _, n := range []int{256, 512} {
+			critEntry(t, ph, "copy_zero", fmt.Sprint(n), float64(n)/100+d, 0, 0)
+		}
 	}
 	cb, err := mergeCriterion(home)
 	if err != nil {
@@ -278,6 +282,8 @@ func fullResults(t *testing.T, passes int, purego string) string {
 			return 7
 		case strings.HasPrefix(n, "ReadSweep/"):
 			return parseSize(n[strings.LastIndexByte(n, '/')+1:]) / 10
+		case n == "V2Uint64/src=PCG":
+			return 90
 		}
 		return 100
 	}
@@ -287,7 +293,60 @@ func fullResults(t *testing.T, passes int, purego string) string {
 	}
 	w("go-peers.txt", goOut("", append(peerNames, "Unpredictable"), func(string) float64 { return 50 }))
 	w("go-dcrd.txt", goOut("", []string{"DcrdRead/4b", "DcrdRead/32b", "Uint32N"}, func(string) float64 { return 40 }))
+	w("go-opcount.txt", "operation          instructions/call\nbuffered-v2        45\npcg-v2             42\nchacha8-v2         59\n\n"+
+		"function                                      frame\n"+
+		"math/rand/v2.(*ChaCha8).Uint64                size=84 args=0x8 locals=0x10\n"+
+		"math/rand/v2.(*PCG).Uint64                    nosplit size=132 args=0x8 locals=0x0\n"+
+		"github.com/randp/randp/go.(*Buffered).Uint64  size=98 args=0x8 locals=0x10\n")
 	return dir
+}
+
+// TestMissesExplained: a missed fill target below 2 KiB gets its floor
+// (the keystream at the ceiling plus randp's copy and zeroing) and only
+// that size; a missed rand/v2 target gets the instruction counts and the
+// frames; a run without go-opcount.txt explains only the fills.
+func TestMissesExplained(t *testing.T) {
+	dir := fullResults(t, 10, "not measured: this tree's Go module has no pure-Go path")
+	res, err := loadResults(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+	i := strings.Index(md, "## "+hWhy)
+	if i < 0 {
+		t.Fatalf("no %q section", hWhy)
+	}
+	why := md[i:]
+	why = why[:strings.Index(why[3:], "\n## ")+3]
+	fill := why[strings.Index(why, "### "+hWhyFill):strings.Index(why, "### "+hWhyV2)]
+	// 512 B: the ceiling's 32.055 GB/s makes 16.0 ns of keystream, copy_zero 5.13 ns.
+	if !strings.Contains(fill, "| 512 B | 39.4 ns | 51.5 ns | 16.0 ns | 5.13 ns | 21.1 ns | 1.87× |") {
+		t.Errorf("the 512 B floor row is wrong or missing:\n%s", fill)
+	}
+	if strings.Contains(fill, "| 256 B |") {
+		t.Errorf("a size randp wins is explained as a miss:\n%s", fill)
+	}
+	for _, want := range []string{"randp's `Buffered` 45, PCG 42, ChaCha8 59",
+		"| `math/rand/v2.(*PCG).Uint64` | `nosplit size=132 args=0x8 locals=0x0` | yes: no frame, no stack-bound check |",
+		"| `github.com/randp/randp/go.(*Buffered).Uint64` | `size=98 args=0x8 locals=0x10` | no |"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("the rand/v2 profile lacks %q:\n%s", want, why)
+		}
+	}
+	for _, want := range []string{"512 B calls, throughput | 0.77×; randp faster in 0 of 10 processes | ≥ 1.0× (VAES) | **no** ([profile](" + anchor(hWhyFill) + ")) |",
+		"/ PCG, time | 1.11× | ≤ 1.0× | **no** ([profile](" + anchor(hWhyV2) + ")) |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the targets table lacks %q", want)
+		}
+	}
+	os.Remove(filepath.Join(dir, "go-opcount.txt"))
+	if res, err = loadResults(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	md = (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+	if !strings.Contains(md, "### "+hWhyFill) || strings.Contains(md, "### "+hWhyV2) || strings.Contains(md, "([profile]("+anchor(hWhyV2)) {
+		t.Error("without go-opcount.txt the report should explain the fills only")
+	}
 }
 
 // TestReportFromResults renders a complete results folder and checks what

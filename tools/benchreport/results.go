@@ -24,6 +24,7 @@ type results struct {
 	peers        map[string]string // peer -> "" when available, else why not
 	peerFrom     map[string]string // peer -> where its source came from
 	syscallCheck string            // the seccomp test's output for the "before Go 1.24" reader
+	opcount      opcounts          // scripts/go-opcount.sh: Go instruction counts and frames (none in older runs)
 }
 
 // loadResults reads the folder. Outside smoke mode every output must be
@@ -72,6 +73,8 @@ func loadResults(dir string, smoke bool) (*results, error) {
 		need(err)
 	}
 	need(r.ceil.load(filepath.Join(dir, "ceiling.txt")))
+	r.opcount, err = loadOpcounts(filepath.Join(dir, "go-opcount.txt"))
+	need(err)
 	if len(errs) > 0 && !smoke {
 		return nil, fmt.Errorf("incomplete results in %s:\n  %s", dir, strings.Join(errs, "\n  "))
 	}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// opcounts is scripts/go-opcount.sh's output: callgrind's instructions per
+// call of the Go hot paths, and the compiler's frame line of each v2
+// Source's Uint64 ("nosplit size=132 args=0x8 locals=0x0"), by function.
+type opcounts struct {
+	perCall map[string]int    // operation -> instructions per call
+	frames  map[string]string // e.g. "math/rand/v2.(*PCG).Uint64" -> its frame
+	order   []string          // the functions, as printed
+}
+
+// loadOpcounts reads go-opcount.txt; a missing file is an empty set.
+func loadOpcounts(path string) (opcounts, error) {
+	o := opcounts{perCall: map[string]int{}, frames: map[string]string{}}
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return o, nil
+	}
+	if err != nil {
+		return o, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, rest, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
+		rest = strings.TrimSpace(rest)
+		switch {
+		case name == "" || name == "operation" || name == "function":
+		case strings.Contains(name, ".("):
+			o.frames[name] = rest
+			o.order = append(o.order, name)
+		default:
+			if n, err := strconv.Atoi(rest); err == nil {
+				o.perCall[name] = n
+			}
+		}
+	}
+	return o, sc.Err()
+}
+
+// leaf reports whether a frame line is a leaf's: no stack-bound check
+// (nosplit) and no locals.
+func leaf(frame string) bool {
+	return strings.HasPrefix(frame, "nosplit ") && strings.Contains(frame, "locals=0x0")
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The profiles behind the targets this run misses where the peer does
+// less than randp's guarantees require, from measurements of the same run:
+// the C fills below 2 KiB against planet36/randp (3 AES rounds, a 256 B
+// pool) and the Go rand/v2 Source against PCG (a predictable leaf).
+
+const (
+	hWhy     = "Misses explained"
+	hWhyFill = "C fills below 2 KiB against planet36/randp"
+	hWhyV2   = "Go rand/v2 Source against PCG"
+)
+
+// fillFloor is one C fill size below 2 KiB at which randp misses its
+// target against planet36/randp, with the least a call served from a
+// buffer of AES-256 keystream costs on this CPU.
+type fillFloor struct {
+	size       float64
+	p36, randp stat
+	keystream  float64 // the size's keystream at the widest 14-round loop's rate, ns
+	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero)
+}
+
+func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Center }
+
+// fillFloors lists the sizes below 2 KiB whose target (planet36/randp's
+// time at least randp's) this run misses, when the run has the ceiling and
+// copy_zero measurements that bound them.
+func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float64) {
+	res := r.res
+	if res.peers["planet36-randp"] != "" {
+		return nil, "", 0
+	}
+	kernel, ceil := res.ceil.widest()
+	if !ceil.ok() {
+		return nil, "", 0
+	}
+	perByte = ceil.Center / (1 << 20)
+	for n := 16.0; n < 2048; n *= 2 {
+		name := "fill_" + sizeName(n) + "/"
+		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
+		v, _ := ratioOf(p36, rp)
+		cz := res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
+		if v == 0 || v >= 1 || !cz.ok() {
+			continue
+		}
+		floors = append(floors, fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, copyZero: cz})
+	}
+	return floors, kernel, perByte
+}
+
+// v2Explained reports whether the run has the counts and frames that
+// explain the rand/v2 Source's target against PCG.
+func (r *report) v2Explained() bool {
+	o := r.res.opcount
+	_, a := o.perCall["buffered-v2"]
+	_, b := o.perCall["pcg-v2"]
+	return a && b && o.frames[pcgUint64] != "" && o.frames[r.bufferedUint64()] != ""
+}
+
+const pcgUint64 = "math/rand/v2.(*PCG).Uint64"
+
+// bufferedUint64 is the name the compiler gives randp's Buffered.Uint64.
+func (r *report) bufferedUint64() string {
+	for _, f := range r.res.opcount.order {
+		if strings.HasSuffix(f, ".(*Buffered).Uint64") {
+			return f
+		}
+	}
+	return ""
+}
+
+// missesExplained is the section after the targets: each explained miss
+// with its profile. Nothing when the run misses neither target.
+func (r *report) missesExplained() {
+	floors, kernel, perByte := r.fillFloors()
+	v2 := r.v2Explained() && r.v2Missed()
+	if len(floors) == 0 && !v2 {
+		return
+	}
+	r.p("## %s\n\n", hWhy)
+	if len(floors) > 0 {
+		r.fillWhy(floors, kernel, perByte)
+	}
+	if v2 {
+		r.v2Why()
+	}
+}
+
+// v2Missed reports whether the rand/v2 Source is slower than PCG by the medians.
+func (r *report) v2Missed() bool {
+	v, _ := ratioOf(r.res.goRandp.get("V2Uint64/src=RandpSource"), r.res.goRandp.get("V2Uint64/src=PCG"))
+	return v > 1
+}
+
+func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
+	res := r.res
+	r.p("### %s\n\n", hWhyFill)
+	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 3,520 bytes of keystream under a new key. ")
+	r.p("Two parts of its cost are fixed by what randp guarantees: the keystream of its bytes (AES-256, 14 rounds), and the copy out of ")
+	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state). The table puts both at their best on the %s: ", r.cpuName())
+	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s, one key, no key changes), ", kernel, 1/perByte)
+	r.p("and randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`). Their sum is the floor of a buffered AES-256 ")
+	r.p("call that erases what it hands out:\n\n")
+	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "floor", "planet36/randp ÷ floor"}}
+	for _, f := range floors {
+		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Center), ns(f.floor()),
+			sig(f.p36.Center/f.floor())+"×")
+	}
+	r.p("%s\n", t)
+	r.p("Below 1.0× in the last column, no buffer of AES-256 keystream that is zeroed as it is handed out beats planet36/randp at that size on this CPU. ")
+	r.p("Above it, the column is the most a faster buffer could win there; randp's time beyond the floor is its call and its share of each refill's ")
+	r.p("key rotation")
+	if rot := res.crit.get("fill_256B", "randp_keystream").Time; rot.ok() {
+		r.p(" (one rotation with 16 blocks, Rust `randp_keystream` at 256 B: %s)", ns(rot.Center))
+		if p := res.c.get("fill_256B/planet36"); p.ok() {
+			r.p(". Writing such calls straight into the caller's memory, as randp does from 2 KiB on, skips the copy but pays a rotation at every ")
+			if rot.Center > p.Center {
+				r.p("call, which at 256 B alone takes longer than planet36/randp's whole call (%s)", ns(p.Center))
+			} else {
+				r.p("call, against planet36/randp's whole 256 B call of %s", ns(p.Center))
+			}
+		}
+	}
+	r.p(".\n\n")
+	var edge []string
+	for _, name := range res.ceil.Order {
+		if strings.HasPrefix(name, "3-aesenc") && strings.Contains(name, " xmm ") {
+			if s := res.ceil.Kernel(name); s.ok() {
+				edge = append(edge, fmt.Sprintf("aes-ceiling's `%s` runs at %.1f GB/s on this CPU", name, (1<<20)/s.Center))
+			}
+		}
+	}
+	if c := res.c.get("copyzero_1KiB/copyzero"); c.ok() {
+		edge = append(edge, fmt.Sprintf("its copy and zeroing go through libc's memcpy and explicit_bzero (%s per KiB in the C program: the `copyzero` rows of the raw results)", ns(c.Center)))
+	}
+	r.p("planet36/randp makes each block with 3 AES-128 rounds where AES-256 makes 14, and refills a 256 B pool without changing its key")
+	if len(edge) > 0 {
+		r.p("; %s", strings.Join(edge, "; "))
+	}
+	r.p(".\n\n")
+}
+
+func (r *report) v2Why() {
+	o := r.res.opcount
+	r.p("### %s\n\n", hWhyV2)
+	r.p("`rand.New(randp.Source()).Uint64()` and `rand.New(rand.NewPCG(1, 2)).Uint64()` both make one interface call to the Source's `Uint64` per value. ")
+	r.p("Instructions per value, counted by callgrind in this run (`make go-opcount`; counts, so the load does not change them): ")
+	r.p("randp's `Buffered` %d, PCG %d", o.perCall["buffered-v2"], o.perCall["pcg-v2"])
+	if n, ok := o.perCall["chacha8-v2"]; ok {
+		r.p(", ChaCha8 %d", n)
+	}
+	r.p(". The stack frames the compiler gives each `Uint64` (`go build -gcflags=-S`):\n\n")
+	t := &table{head: []string{"Method", "Frame", "Leaf"}}
+	for _, f := range o.order {
+		t.row("`"+f+"`", "`"+o.frames[f]+"`", map[bool]string{true: "yes: no frame, no stack-bound check", false: "no"}[leaf(o.frames[f])])
+	}
+	r.p("%s\n", t)
+	r.p("PCG's `Uint64` computes its value and calls nothing, so it is a leaf: no frame and no stack-bound check. ")
+	r.p("A Source that hands out a buffer must be able to call its refill, and from that call the compiler gives the method a frame and a ")
+	r.p("stack-bound check, paid at every value, refill or not: ChaCha8's `Uint64` has them as well. ")
+	r.p("randp's fast path beyond them is a load, the zeroing store that erasure needs and the count's update.\n\n")
+}
