@@ -22,11 +22,13 @@ const (
 type fillFloor struct {
 	size       float64
 	p36, randp stat
-	keystream  float64 // the size's keystream at the widest 14-round loop's rate, ns
+	keystream  float64 // the size's keystream at the widest 14-round loop's best rate (its interval's low time), ns
 	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero)
 }
 
-func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Center }
+// floor is the keystream and the copy, each at the low end of its interval:
+// a bound no call of that size goes below, not a typical time.
+func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Lo }
 
 // fillFloors lists the sizes below 2 KiB whose target (planet36/randp's
 // time at least randp's) this run misses, when the run has the ceiling and
@@ -40,7 +42,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 	if !ceil.ok() {
 		return nil, "", 0
 	}
-	perByte = ceil.Center / (1 << 20)
+	perByte = ceil.Lo / (1 << 20)
 	for n := 16.0; n < 2048; n *= 2 {
 		name := "fill_" + sizeName(n) + "/"
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
@@ -104,17 +106,17 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 3,520 bytes of keystream under a new key. ")
 	r.p("Two parts of its cost are fixed by what randp guarantees: the keystream of its bytes (AES-256, 14 rounds), and the copy out of ")
 	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state). The table puts both at their best on the %s: ", r.cpuName())
-	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s, one key, no key changes), ", kernel, 1/perByte)
-	r.p("and randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`). Their sum is the floor of a buffered AES-256 ")
-	r.p("call that erases what it hands out:\n\n")
+	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes), ", kernel, 1/perByte)
+	r.p("and randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`). Each is taken at the fast end of its 95%% interval, ")
+	r.p("so that their sum is a floor, not a typical time, for a buffered AES-256 call that erases what it hands out:\n\n")
 	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "floor", "planet36/randp ÷ floor"}}
 	for _, f := range floors {
-		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Center), ns(f.floor()),
+		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Lo), ns(f.floor()),
 			sig(f.p36.Center/f.floor())+"×")
 	}
 	r.p("%s\n", t)
 	r.p("Below 1.0× in the last column, no buffer of AES-256 keystream that is zeroed as it is handed out beats planet36/randp at that size on this CPU. ")
-	r.p("Above it, the column is the most a faster buffer could win there; randp's time beyond the floor is its call and its share of each refill's ")
+	r.p("Above it, the column is the most a faster buffer could win there; randp's time beyond the floor is the run's spread, its call and its share of each refill's ")
 	r.p("key rotation")
 	if rot := res.crit.get("fill_256B", "randp_keystream").Time; rot.ok() {
 		r.p(" (one rotation with 16 blocks, Rust `randp_keystream` at 256 B: %s)", ns(rot.Center))
