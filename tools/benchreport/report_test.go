@@ -301,17 +301,23 @@ func fullResults(t *testing.T, passes int, purego string) string {
 	return dir
 }
 
+// render loads a results folder and renders its report.
+func render(t *testing.T, dir string) string {
+	t.Helper()
+	res, err := loadResults(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+}
+
 // TestMissesExplained: a missed fill target below 2 KiB gets its floor
 // (the keystream at the ceiling plus randp's copy and zeroing) and only
 // that size; a missed rand/v2 target gets the instruction counts and the
 // frames; a run without go-opcount.txt explains only the fills.
 func TestMissesExplained(t *testing.T) {
 	dir := fullResults(t, 10, "not measured: this tree's Go module has no pure-Go path")
-	res, err := loadResults(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+	md := render(t, dir)
 	i := strings.Index(md, "## "+hWhy)
 	if i < 0 {
 		t.Fatalf("no %q section", hWhy)
@@ -340,10 +346,7 @@ func TestMissesExplained(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(dir, "go-opcount.txt"))
-	if res, err = loadResults(dir, false); err != nil {
-		t.Fatal(err)
-	}
-	md = (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
+	md = render(t, dir)
 	if !strings.Contains(md, "### "+hWhyFill) || strings.Contains(md, "### "+hWhyV2) || strings.Contains(md, "([profile]("+anchor(hWhyV2)) {
 		t.Error("without go-opcount.txt the report should explain the fills only")
 	}
