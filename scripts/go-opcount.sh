@@ -40,6 +40,13 @@ pkg=$(cd "$mod" && "$GO" list .)
 printf '\n%-45s %s\n' function frame
 # -a: the standard library's packages are compiled again, so that the
 # compiler prints their assembly too.
-(cd "$mod" && "$GO" build -a -gcflags='math/rand/v2=-S' -gcflags="$pkg=-S" -o /dev/null ./internal/opcount 2>&1) |
-	sed -n 's/^\([^ ]*\.(\*\(Buffered\|PCG\|ChaCha8\))\.Uint64\) STEXT \(.*\) funcid=.*$/\1 \3/p' |
-	while read -r fn frame; do printf '%-45s %s\n' "$fn" "$frame"; done
+(cd "$mod" && "$GO" build -a -gcflags='math/rand/v2=-S' -gcflags="$pkg=-S" -o /dev/null ./internal/opcount) >"$tmp/asm" 2>&1 ||
+	{ cat "$tmp/asm" >&2; exit 1; }
+sed -n 's/^\([^ ]*\.(\*\(Buffered\|PCG\|ChaCha8\))\.Uint64\) STEXT \(.*\) funcid=.*$/\1 \3/p' "$tmp/asm" >"$tmp/frames"
+# All three methods, or the compiler's listing changed its form.
+if [ "$(wc -l <"$tmp/frames")" -ne 3 ]; then
+	echo "go-opcount: expected the frames of 3 Uint64 methods in the compiler's listing, found:" >&2
+	cat "$tmp/frames" >&2
+	exit 1
+fi
+while read -r fn frame; do printf '%-45s %s\n' "$fn" "$frame"; done <"$tmp/frames"
