@@ -139,9 +139,10 @@ pub mod internals {
         })
     }
 
-    /// Copies this thread's whole state page into `dst` (4096 bytes), and
-    /// returns false if this thread has no userspace state; made as
-    /// [`copy_thread_round_keys`] makes its copy.
+    /// Copies this thread's whole state page and the extension after it into
+    /// `dst` ([`STATE_MAPPING_LEN`] bytes), and returns false if this thread
+    /// has no userspace state; made as [`copy_thread_round_keys`] makes its
+    /// copy.
     pub fn copy_thread_state(dst: &mut [u8]) -> bool {
         crate::keystream::out_of_signal_frames(|| crate::thread_state::copy_state(dst))
     }
@@ -234,6 +235,26 @@ pub mod internals {
         // overlap.
         unsafe { crate::keystream::move_out(src.as_mut_ptr(), dst.as_mut_ptr(), dst.len()) };
     }
+
+    /// How many bytes a refill of this thread's buffer writes now: the
+    /// 3,520 of its state page, or 15,808 once its extension is attached
+    /// (Linux, where the limit on locked memory allows; asked at the first
+    /// call after the thread's first refill). `None` if this thread has no
+    /// userspace state.
+    pub fn thread_buffer_len() -> Option<usize> {
+        crate::thread_state::buffer_len()
+    }
+
+    /// The address of this thread's state page, which its extension follows,
+    /// or `None` if this thread has no userspace state: for the tests that
+    /// read the kernel's account of the mappings.
+    pub fn thread_state_address() -> Option<usize> {
+        crate::thread_state::state_address()
+    }
+
+    /// The bytes mapped for each thread's state: its page, and after it the
+    /// extension its buffer may grow into (none on Windows).
+    pub const STATE_MAPPING_LEN: usize = crate::os::STATE_LEN + crate::os::EXTENSION_LEN;
 
     /// How the state pages are mapped: on Linux `"droppable"`,
     /// `"wipeonfork+mlock"` or `"wipeonfork"`, on Windows

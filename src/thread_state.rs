@@ -35,6 +35,14 @@ struct ThreadState {
 }
 
 const _: () = assert!(size_of::<ThreadState>() == STATE_LEN, "the state fills its page");
+const _: () = assert!(
+    core::mem::offset_of!(ThreadState, generator) + ThreadGenerator::BUFFER_END == STATE_LEN,
+    "the buffer ends where the page does, so the extension continues it"
+);
+const _: () = assert!(
+    os::EXTENSION_LEN.is_multiple_of(16) && DEFAULT_BLOCKS * 16 + os::EXTENSION_LEN <= DEFAULT_RESEED,
+    "the extension is whole blocks, and a refill of the extended buffer fits in a reseed interval"
+);
 
 /// The thread-local word holds 0 (no state yet), one of the two markers
 /// below, or the address of the thread's state (page-aligned), to which
@@ -94,6 +102,9 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
     let state = enter(slot, p);
     state.generator.mark_live();
     compiler_fence(SeqCst);
+    if state.generator.extension_unasked() && state.generator.is_seeded() {
+        attach_extension(state);
+    }
     let result = f(&state.generator);
     if !leave(slot, p, state) {
         // What `f` produced may be the parent's, and the state is half wiped.
@@ -179,6 +190,27 @@ fn leave(slot: &AtomicUsize, p: usize, state: &ThreadState) -> bool {
     live
 }
 
+/// Gives a generator its extension, locked in memory, or records that it
+/// has none. Asked once its first refill is behind it, so that a thread
+/// that draws less than one buffer never locks memory; asked again after
+/// the state was zeroed (by a fork, whose child does not inherit the lock,
+/// or a dropped page). A fork or a drop between the lock and the record
+/// leaves a state that the call throws away and wipes, which detaches it.
+#[cold]
+#[inline(never)]
+fn attach_extension(state: &'static ThreadState) {
+    let p = NonNull::from(state);
+    // SAFETY: `state` is this thread's state, mapped by `os::map` in
+    // `acquire` and not released while it is in use.
+    let len = unsafe { os::lock_extension(p) };
+    // SAFETY: `lock_extension` locked the `len` bytes mapped right after the
+    // state page, which is where the generator's buffer ends (asserted
+    // above); they are this thread's alone and mapped until `thread_exit`
+    // releases the state. `len` is whole pages, and with the page's buffer
+    // far below the reseed interval.
+    unsafe { state.generator.attach_extension(len) };
+}
+
 /// Throws away a state that the kernel wiped under a running call, so that
 /// it reseeds.
 #[cold]
@@ -226,6 +258,20 @@ pub(crate) fn uses_generator() -> bool {
     with_generator(|_| ()).is_some()
 }
 
+/// How many bytes a refill of this thread's buffer writes now (the state
+/// page's buffer, and the extension once attached). `None` as for
+/// [`with_generator`].
+#[cfg(feature = "internals")]
+pub(crate) fn buffer_len() -> Option<usize> {
+    with_generator(|g| g.buffer_len())
+}
+
+/// The address of this thread's state page. `None` as for [`with_generator`].
+#[cfg(feature = "internals")]
+pub(crate) fn state_address() -> Option<usize> {
+    with_generator(|g| g as *const ThreadGenerator as usize - core::mem::offset_of!(ThreadState, generator))
+}
+
 /// Runs `f` on this thread's key schedule, for the tests that look for old
 /// keys in memory. `None` as for [`with_generator`].
 #[cfg(feature = "internals")]
@@ -233,16 +279,18 @@ pub(crate) fn with_schedule<R>(f: impl FnOnce(&crate::keystream::Schedule) -> R)
     with_generator(|g| f(g.schedule()))
 }
 
-/// Copies this thread's state page into `dst` (at most its first
-/// `STATE_LEN` bytes), for the tests that look for old keys in memory.
+/// Copies this thread's state page and its extension into `dst` (at most
+/// their first `STATE_LEN + EXTENSION_LEN` bytes), for the tests that look
+/// for old keys in memory.
 #[cfg(feature = "internals")]
 pub(crate) fn copy_state(dst: &mut [u8]) -> bool {
     with_generator(|g| {
-        let len = dst.len().min(STATE_LEN);
+        let len = dst.len().min(STATE_LEN + os::EXTENSION_LEN);
         let base =
             (g as *const ThreadGenerator as *const u8).wrapping_sub(core::mem::offset_of!(ThreadState, generator));
         // SAFETY: `base` is the start of this thread's state page, which is
-        // STATE_LEN bytes long, mapped, and only this thread's.
+        // mapped with its extension right after it (`os::map`), and both are
+        // only this thread's.
         unsafe { core::ptr::copy_nonoverlapping(base, dst.as_mut_ptr(), len) };
     })
     .is_some()

@@ -28,6 +28,10 @@ pub const DEFAULT_BLOCKS: usize = 220;
 /// between two mixes of fresh OS entropy into the key.
 pub const DEFAULT_RESEED: usize = 1 << 20;
 
+/// The value of `Generator::extension` when the owner asked for an
+/// extension and has none: the buffer stays `16 * BLOCKS` bytes.
+const NO_EXTENSION: usize = 1;
+
 /// AES-256-CTR with fast key erasure over a buffer of `BLOCKS` blocks,
 /// reseeded from the OS every `RESEED` bytes of output.
 ///
@@ -37,8 +41,14 @@ pub const DEFAULT_RESEED: usize = 1 << 20;
 /// are written straight into the caller's memory, up to the reseed interval
 /// per key.
 ///
+/// The owner may attach an *extension*: memory right after the generator
+/// that the buffer then runs on into, so that each refill, and its key
+/// rotation, serves more calls ([`Self::attach_extension`]). A wipe detaches
+/// it.
+///
 /// The layout puts the buffer on a 64-byte boundary (the kernels' widest
-/// stores) and, with the default size, fills one page exactly.
+/// stores) and, with the default size, fills one page exactly, so that the
+/// buffer ends where the page does and an extension can follow it.
 #[repr(C, align(64))]
 pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
     schedule: UnsafeCell<Schedule>,
@@ -46,9 +56,19 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
     /// owner sets it ([`Self::mark_live`]) and checks it after the call
     /// ([`Self::is_live`]) to notice that the memory was zeroed under it.
     live: AtomicUsize,
-    /// Unread bytes, at the end of `buf`; at most `16 * BLOCKS`. Zero in a
-    /// zeroed generator.
+    /// Unread bytes, at the end of the buffer's filled part; at most `end`
+    /// when both are read from the same state (a read of both that straddles
+    /// a wipe can see any pair, and is checked). Zero in a zeroed generator.
     remaining: AtomicUsize,
+    /// Bytes the last refill wrote: `16 * BLOCKS`, plus the extension's
+    /// bytes if one was attached by then. Zero in a zeroed generator.
+    end: AtomicUsize,
+    /// The memory right after `buf` that the buffer may grow into: 0 (not
+    /// asked for: the owner decides, see [`Self::extension_unasked`]),
+    /// [`NO_EXTENSION`], or its length in bytes (whole blocks), attached by
+    /// [`Self::attach_extension`]. Zero in a zeroed generator, so that the
+    /// owner asks again after a wipe.
+    extension: AtomicUsize,
     /// Bytes that may still be generated before the next reseed. Zero in a
     /// zeroed generator, which therefore reseeds before its first output.
     until_reseed: AtomicUsize,
@@ -76,8 +96,19 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// Measured on a VAES-512 CPU (AMD Zen 5), a 2 KiB request costs 65 ns
     /// that way (the next key's expansion hidden behind 128 blocks) against
     /// 75 ns through a 3.5 KiB buffer (its share of a refill and the copy);
-    /// at 1 KiB the buffer wins (38 ns against 42).
+    /// at 1 KiB the buffer wins (38 ns against 42). With a thread's 15.8 KiB
+    /// extended buffer the copy decides it the same way: on a Zen 5 (family
+    /// 26 model 2), through the C ABI, 2 KiB took 80–98 ns direct against
+    /// 91–101 through the buffer, and 4 KiB 147–156 against 180–191.
     const DIRECT: usize = if Self::LEN < 2048 { Self::LEN } else { 2048 };
+
+    /// Where the buffer ends, from the start of the generator: its size, so
+    /// that an extension right after the generator continues the buffer.
+    pub(crate) const BUFFER_END: usize = {
+        let end = core::mem::offset_of!(Self, buf) + Self::LEN;
+        assert!(end == size_of::<Self>(), "the buffer is the generator's last bytes");
+        end
+    };
 
     fn buf(&self) -> *mut u8 {
         self.buf.get().cast()
@@ -95,20 +126,33 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         self.live.load(Relaxed) == 1
     }
 
+    /// The unread bytes: their count and where they start, or `None` when
+    /// fewer than `want` are left. A pair of counts that a wipe tore apart
+    /// (`remaining` from before it, `end` from after) counts as empty, so the
+    /// start is never outside what a refill wrote.
+    #[inline(always)]
+    fn unread(&self, want: usize) -> Option<(usize, *mut u8)> {
+        let r = self.remaining.load(Relaxed);
+        let e = self.end.load(Relaxed);
+        if r < want || r > e {
+            return None;
+        }
+        // `e` is only ever stored as the length a refill wrote (the buffer,
+        // plus an extension attached before it), or zeroed; `r <= e`, so the
+        // `r` bytes from `e - r` lie inside what that refill wrote.
+        Some((r, self.buf().wrapping_add(e - r)))
+    }
+
     /// Takes the next `N` bytes from the buffer, zeroing them there, or
     /// returns `None` when fewer than `N` are left (the caller then takes the
     /// slow path through [`Self::fill`]).
     #[inline(always)]
     pub(crate) fn take<const N: usize>(&self) -> Option<[u8; N]> {
-        let r = self.remaining.load(Relaxed);
-        if r < N {
-            return None;
-        }
-        // SAFETY: `remaining <= LEN` always holds (it is only ever stored as
-        // LEN, lowered from a value read here, or zeroed), so the N bytes
-        // from `LEN - r` lie inside `buf`.
+        let (r, src) = self.unread(N)?;
+        // SAFETY: `unread` gives `r >= N` bytes from `src`, inside the buffer
+        // and its extension.
         let out = unsafe {
-            let src = self.buf().add(Self::LEN - r).cast::<[u8; N]>();
+            let src = src.cast::<[u8; N]>();
             let out = src.read_unaligned();
             src.write_unaligned([0; N]);
             out
@@ -126,13 +170,13 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// As for [`Self::fill`].
     #[inline(always)]
     pub(crate) unsafe fn take_bytes(&self, dst: *mut u8, len: usize) -> bool {
-        let r = self.remaining.load(Relaxed);
-        if r < len || len >= Self::DIRECT {
+        if len >= Self::DIRECT {
             return false;
         }
-        // SAFETY: as in `take`, the `len` bytes from `LEN - r` lie inside
-        // `buf`; the caller guarantees `dst`.
-        unsafe { keystream::move_out(self.buf().add(Self::LEN - r), dst, len) };
+        let Some((r, src)) = self.unread(len) else { return false };
+        // SAFETY: as in `take`, the `len` bytes from `src` lie inside the
+        // buffer and its extension; the caller guarantees `dst`.
+        unsafe { keystream::move_out(src, dst, len) };
         self.remaining.store(r - len, Relaxed);
         true
     }
@@ -188,20 +232,67 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// # Safety
     /// As for [`Self::fill`].
     unsafe fn take_into(&self, dst: *mut u8, len: usize) -> usize {
-        let r = self.remaining.load(Relaxed);
+        let Some((r, src)) = self.unread(0) else { return 0 };
         let n = r.min(len);
-        // SAFETY: `r <= LEN` (see `take`), so `LEN - r + n <= LEN`; `dst`
-        // holds at least `n` bytes and does not overlap the buffer.
-        unsafe { keystream::move_out(self.buf().add(Self::LEN - r), dst, n) };
+        // SAFETY: `unread` gives `r >= n` bytes from `src`, inside the buffer
+        // and its extension; `dst` holds at least `n` bytes and does not
+        // overlap them.
+        unsafe { keystream::move_out(src, dst, n) };
         self.remaining.store(r - n, Relaxed);
         n
     }
 
-    /// Refills the whole buffer under a fresh key; unread bytes are overwritten.
+    /// Refills the whole buffer, and its extension if one is attached, under
+    /// a fresh key; unread bytes are overwritten.
     fn refill(&self) {
-        // SAFETY: the buffer holds exactly BLOCKS blocks.
-        unsafe { self.rotate(self.buf(), BLOCKS) };
-        self.remaining.store(Self::LEN, Relaxed);
+        let len = Self::LEN + self.extension_len();
+        // SAFETY: the buffer holds BLOCKS blocks, and an attached extension
+        // (whole blocks) follows it; `len` is at most the reseed interval
+        // (`attach_extension`).
+        unsafe { self.rotate(self.buf(), len / BLOCK_LEN) };
+        self.end.store(len, Relaxed);
+        self.remaining.store(len, Relaxed);
+    }
+
+    /// The attached extension's length in bytes (0 when none).
+    fn extension_len(&self) -> usize {
+        match self.extension.load(Relaxed) {
+            NO_EXTENSION => 0,
+            n => n,
+        }
+    }
+
+    /// Whether the owner has not yet said whether this generator has an
+    /// extension since it was last zeroed.
+    #[inline(always)]
+    pub(crate) fn extension_unasked(&self) -> bool {
+        self.extension.load(Relaxed) == 0
+    }
+
+    /// Whether the generator has been seeded since it was last zeroed (its
+    /// first refill is behind it).
+    #[inline(always)]
+    pub(crate) fn is_seeded(&self) -> bool {
+        self.until_reseed.load(Relaxed) != 0
+    }
+
+    /// Records the owner's answer: the buffer runs on into the `len` bytes
+    /// right after it from the next refill on, or, with `len` 0, stays
+    /// `16 * BLOCKS` bytes.
+    ///
+    /// # Safety
+    /// The `len` bytes right after the generator are mapped, writable, this
+    /// generator's alone, and stay so as long as it lives; `len` is whole
+    /// blocks, and with the buffer at most the reseed interval.
+    pub(crate) unsafe fn attach_extension(&self, len: usize) {
+        debug_assert!(len.is_multiple_of(BLOCK_LEN) && Self::LEN + len <= RESEED);
+        self.extension.store(if len == 0 { NO_EXTENSION } else { len }, Relaxed);
+    }
+
+    /// How many bytes each refill writes now: the buffer and its extension.
+    #[cfg(any(test, feature = "internals"))]
+    pub(crate) fn buffer_len(&self) -> usize {
+        Self::LEN + self.extension_len()
     }
 
     /// Writes `nblocks <= RESEED / 16` blocks of keystream to `out` and
@@ -246,10 +337,14 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         unsafe { &*self.schedule.get() }
     }
 
-    /// Zeroes the whole generator, which makes it unseeded again.
+    /// Zeroes the whole generator and its extension, which makes it unseeded
+    /// again and detaches the extension.
     pub(crate) fn wipe(&self) {
+        let extension = self.extension_len();
         self.live.store(0, Relaxed);
         self.remaining.store(0, Relaxed);
+        self.end.store(0, Relaxed);
+        self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
         // SAFETY: the fields are this generator's own plain bytes, and no
         // reference into them is live (only raw pointers are ever made).
@@ -259,6 +354,8 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
             (*ks).cur.store(0, Relaxed);
             zeroize::Zeroize::zeroize(&mut *self.seed.get());
             zeroize::Zeroize::zeroize((*self.buf.get()).0.as_flattened_mut());
+            // The extension was attached, so it is this generator's memory.
+            zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(self.buf().add(Self::LEN), extension));
         }
     }
 }

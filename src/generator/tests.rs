@@ -198,3 +198,142 @@ fn wipe_makes_it_unseeded() {
 fn debug_hides_state() {
     assert_eq!(std::format!("{:?}", keyed([9; 32])), "Generator { .. }");
 }
+
+/// A generator with memory right after it that its buffer may grow into, as
+/// a thread's state page has its extension: 4 blocks of buffer and 8 of
+/// extension, under a reseed interval that holds both.
+#[repr(C)]
+struct Extended {
+    g: Roomy,
+    ext: [u8; 128],
+}
+
+type Roomy = Generator<4, 1024>;
+
+/// An `Extended` with a fixed key and reseeding pushed out of reach.
+fn extended(key: [u8; 32]) -> Box<Extended> {
+    // SAFETY: all-zero is a valid generator and valid bytes.
+    let x = unsafe { Box::<Extended>::new_zeroed().assume_init() };
+    // SAFETY: mixing into the zeroed schedule makes `key` the key.
+    unsafe { keystream::mix(x.g.schedule.get(), &key) };
+    x.g.until_reseed.store(usize::MAX / 2, Relaxed);
+    x
+}
+
+impl Extended {
+    fn attach(&self) {
+        const { assert!(core::mem::offset_of!(Extended, ext) == Roomy::BUFFER_END) };
+        // SAFETY: `ext` follows the generator's buffer (asserted above) and
+        // lives as long as it; 128 bytes are whole blocks and, with the
+        // buffer's 64, within the interval.
+        unsafe { self.g.attach_extension(128) };
+    }
+
+    fn fill(&self, dst: &mut [u8]) {
+        // SAFETY: `dst` is a valid slice outside the generator and `ext`.
+        unsafe { self.g.fill(dst.as_mut_ptr(), dst.len()) }
+    }
+}
+
+#[test]
+fn an_extension_continues_the_buffer_from_the_next_refill() {
+    let mut key = hex!("00112233445566778899aabbccddeeff0f1e2d3c4b5a69788796a5b4c3d2e1f0");
+    let x = extended(key);
+    assert!(x.g.extension_unasked());
+    let mut out = std::vec![0u8; 64 + 2 * 192];
+    // The first refill, before the extension is attached: 4 blocks.
+    x.fill(&mut out[..10]);
+    x.attach();
+    assert!(!x.g.extension_unasked());
+    assert_eq!(x.g.buffer_len(), 192);
+    // The rest of that buffer, then two refills of 12 blocks, in pieces
+    // below the size that goes straight to the caller.
+    let mut at = 10;
+    for len in [54, 63, 63, 63, 63, 63, 63, 6] {
+        x.fill(&mut out[at..at + len]);
+        at += len;
+    }
+    assert_eq!(at, out.len());
+
+    let mut expected = Vec::new();
+    for blocks in [4, 12, 12] {
+        let stream = ctr_blocks(&key, 0, 2 + blocks);
+        expected.extend_from_slice(&stream[32..]);
+        key.copy_from_slice(&stream[..32]);
+    }
+    assert_eq!(out, expected, "AES-256-CTR with fast key erasure, over the buffer and its extension");
+    assert_eq!(x.ext, [0u8; 128], "every byte handed out from the extension is zeroed there");
+}
+
+#[test]
+fn unread_bytes_in_the_extension_stay_until_handed_out() {
+    let x = extended([4u8; 32]);
+    x.attach();
+    // Pieces below the buffer's 64 bytes, which would go straight to the caller.
+    let mut out = [0u8; 50];
+    x.fill(&mut out);
+    x.fill(&mut out);
+    // 192 bytes per refill: 64 in the buffer, read and zeroed; the first 36
+    // of the extension read and zeroed; the other 92 unread.
+    // SAFETY: reading the generator's own buffer; nothing writes it meanwhile.
+    let buf = unsafe { (*x.g.buf.get()).0.as_flattened() };
+    assert_eq!(buf, [0u8; 64]);
+    assert_eq!(x.ext[..36], [0u8; 36]);
+    assert!(x.ext[36..].iter().any(|&b| b != 0));
+    let mut rest = [0u8; 46];
+    x.fill(&mut rest);
+    x.fill(&mut rest);
+    assert_eq!(x.ext, [0u8; 128]);
+    assert!(x.g.take::<1>().is_none(), "the buffer is empty after exactly 192 bytes");
+}
+
+#[test]
+fn no_extension_leaves_the_buffer_its_own_size() {
+    let x = extended([5u8; 32]);
+    // SAFETY: attaching none asks for no memory.
+    unsafe { x.g.attach_extension(0) };
+    assert!(!x.g.extension_unasked(), "the answer is recorded");
+    assert_eq!(x.g.buffer_len(), 64);
+    let mut out = [0u8; 63];
+    x.fill(&mut out);
+    assert_eq!(x.ext, [0u8; 128], "the memory after the buffer is never written");
+    assert_eq!(x.g.end.load(Relaxed), 64);
+}
+
+#[test]
+fn wipe_zeroes_and_detaches_the_extension() {
+    let x = extended([6u8; 32]);
+    x.attach();
+    let mut out = [0u8; 8];
+    x.fill(&mut out);
+    assert!(x.ext.iter().any(|&b| b != 0));
+    x.g.wipe();
+    assert_eq!(x.ext, [0u8; 128], "the extension's unread bytes are zeroed");
+    assert!(x.g.extension_unasked(), "the owner asks again after a wipe");
+    assert!(!x.g.is_seeded());
+    // SAFETY: reading the generator's own bytes, as in `wipe_makes_it_unseeded`.
+    let bytes = unsafe { core::slice::from_raw_parts((&x.g as *const Roomy).cast::<u8>(), size_of::<Roomy>()) };
+    assert!(bytes.iter().all(|&b| b == 0));
+}
+
+#[test]
+fn counts_torn_by_a_wipe_read_as_empty() {
+    // A wipe between a call's two loads of the counts can pair the old count
+    // of unread bytes with a zeroed end (or the reverse): the call must find
+    // nothing to hand out, never an offset before the buffer.
+    let x = extended([8u8; 32]);
+    x.attach();
+    let mut out = [0u8; 8];
+    x.fill(&mut out);
+    x.g.end.store(0, Relaxed);
+    assert!(x.g.take::<8>().is_none());
+    let mut dst = [0u8; 16];
+    // SAFETY: `dst` is 16 writable bytes outside the generator.
+    assert!(!unsafe { x.g.take_bytes(dst.as_mut_ptr(), 16) });
+    assert_eq!(dst, [0u8; 16]);
+    // SAFETY: as above.
+    assert_eq!(unsafe { x.g.take_into(dst.as_mut_ptr(), 16) }, 0);
+    x.g.remaining.store(0, Relaxed);
+    x.g.end.store(192, Relaxed);
+    assert!(x.g.take::<8>().is_none(), "and a zeroed count is empty");
+}

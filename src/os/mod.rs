@@ -12,10 +12,12 @@
 //!   nothing and takes no lock;
 //! - **state memory**: `map_page()` maps one zeroed [`STATE_LEN`]-byte page
 //!   for a thread's state, kept out of swap and dumps as far as the system
-//!   allows, or returns `None` when no userspace state may be kept (Linux:
-//!   the kernel does not honour wipe-on-fork); `unmap_page(p)` zeroes and
-//!   releases it; `userspace_state_allowed()` says whether `map_page` can
-//!   succeed; `state_mapping()` names how pages are mapped (diagnostics);
+//!   allows, followed by `EXTENSION_LEN` bytes that its buffer may grow into
+//!   once `lock_extension(p)` has locked them in memory, or returns `None`
+//!   when no userspace state may be kept (Linux: the kernel does not honour
+//!   wipe-on-fork); `unmap_page(p)` zeroes and releases both;
+//!   `userspace_state_allowed()` says whether `map_page` can succeed;
+//!   `state_mapping()` names how pages are mapped (diagnostics);
 //! - **thread exit**: `release_at_thread_exit(p)` arranges that
 //!   [`crate::thread_state::thread_exit`] runs when this thread exits, also
 //!   for threads created by C code that Rust knows nothing of;
@@ -41,8 +43,13 @@ use windows as imp;
 pub(crate) use imp::state_mapping;
 pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
 
-/// The size of every state mapping: one 4 KiB page.
+/// The size of a thread's state: one 4 KiB page.
 pub(crate) const STATE_LEN: usize = 4096;
+
+/// The bytes mapped right after every state, that its buffer may grow into
+/// once they are locked in memory ([`lock_extension`]); 0 where the system
+/// has none.
+pub(crate) const EXTENSION_LEN: usize = imp::EXTENSION_LEN;
 
 /// Maps zeroed, private memory for one `T` (at most [`STATE_LEN`] bytes, so
 /// it lies in one page), or returns `None` when this system keeps no
@@ -53,6 +60,16 @@ pub(crate) const STATE_LEN: usize = 4096;
 pub(crate) fn map<T>() -> Option<NonNull<T>> {
     const { assert!(size_of::<T>() <= STATE_LEN && align_of::<T>() <= STATE_LEN) };
     Some(imp::map_page()?.cast())
+}
+
+/// Locks in memory the [`EXTENSION_LEN`] bytes mapped after the state at
+/// `p`, and returns how many may be used: all of them, or 0 if they cannot
+/// be locked (the system's limit on locked memory is reached).
+///
+/// # Safety
+/// `p` came from [`map`] and is not released.
+pub(crate) unsafe fn lock_extension<T>(p: NonNull<T>) -> usize {
+    imp::lock_extension(p.cast())
 }
 
 /// Zeroes and releases memory from [`map`].

@@ -105,6 +105,16 @@ pub(in crate::os) fn map_page() -> Option<NonNull<u8>> {
     Some(p)
 }
 
+/// No extension on Windows: a thread's buffer stays on its state page. (A
+/// buffer that grows would need the extension locked, and VirtualLock draws
+/// on a small working set that every thread's state page already uses.)
+pub(in crate::os) const EXTENSION_LEN: usize = 0;
+
+/// Nothing to lock: see [`EXTENSION_LEN`].
+pub(in crate::os) fn lock_extension(_p: NonNull<u8>) -> usize {
+    0
+}
+
 /// Zeroes and frees a page from [`map_page`] (which also unlocks it).
 ///
 /// # Safety

@@ -19,7 +19,7 @@ use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 
 #[cfg(feature = "internals")]
 pub(crate) use state_memory::state_mapping;
-pub(in crate::os) use state_memory::{map_page, unmap_page};
+pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, unmap_page};
 pub(crate) use tls::slot;
 
 /// Fills the `len` bytes at `dst` from getrandom(2), aborting the process if

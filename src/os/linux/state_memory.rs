@@ -1,15 +1,29 @@
 //! The memory a thread's state lives in: a page that a forked child finds
-//! zeroed, that stays out of core dumps, and that is kept out of swap.
+//! zeroed, that stays out of core dumps, and that is kept out of swap, and
+//! right after it the pages its buffer may grow into, the *extension*.
 //!
-//! On Linux 6.11 and later the page is mapped with MAP_DROPPABLE, as the
-//! kernel's own vDSO getrandom states are: the kernel never writes it to swap
-//! or a hibernation image, and under memory pressure may drop it instead, after
-//! which it reads back as zeroes. Droppable memory is also wiped on fork and
-//! left out of core dumps. Zero is the unseeded state, and a state never spans
-//! two pages, so a dropped page is simply reseeded (a call it interrupts is
-//! thrown away, exactly as after a fork). On older kernels the page is mapped
-//! with MADV_WIPEONFORK and MADV_DONTDUMP and locked in memory with mlock
-//! where the limit allows (best effort).
+//! On Linux 6.11 and later the state page is mapped with MAP_DROPPABLE, as
+//! the kernel's own vDSO getrandom states are: the kernel never writes it to
+//! swap or a hibernation image, and under memory pressure may drop it
+//! instead, after which it reads back as zeroes. Droppable memory is also
+//! wiped on fork and left out of core dumps. Zero is the unseeded state, and
+//! every count and key of a state is on its one page, so a dropped page is
+//! simply reseeded (a call it interrupts is thrown away, exactly as after a
+//! fork). On older kernels the page is mapped with MADV_WIPEONFORK and
+//! MADV_DONTDUMP and locked in memory with mlock where the limit allows
+//! (best effort).
+//!
+//! The extension (three pages) is never droppable: a page of keystream that
+//! dropped alone would read back as zeroes under a live count. It is an
+//! ordinary private mapping with MADV_WIPEONFORK and MADV_DONTDUMP, and a
+//! generator uses it only once it is locked in memory ([`lock_extension`]):
+//! locked pages are never swapped, and a refused lock leaves the buffer on
+//! the state page. A lock is not inherited by a forked child, whose state
+//! page is zeroed and so asks for the lock again before its buffer grows.
+//! What the extension holds is keystream not yet handed out (handed-out
+//! bytes are zeroed), never a key, and only the state page's counts make
+//! it output: where the state page is gone (dropped, or left out of a
+//! hibernation image), its bytes are never handed out.
 //!
 //! Whether the kernel honours MADV_WIPEONFORK is checked, not assumed: the
 //! advice must succeed on every mapping, an invalid advice must fail (some
@@ -30,6 +44,18 @@ const REFUSED: u8 = 2;
 static WIPE_ON_FORK: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 use super::super::STATE_LEN;
+
+/// The extension's length: three pages, so that with the state page's 3,520
+/// bytes a refill writes 15,808 bytes (988 blocks) under one key.
+pub(in crate::os) const EXTENSION_LEN: usize = 3 * 4096;
+
+/// The whole mapping: the state page and its extension.
+const MAP_LEN: usize = STATE_LEN + EXTENSION_LEN;
+
+/// Whether a lock of an extension has been seen in /proc/self/smaps (once
+/// per process): UNKNOWN, HONOURED or REFUSED (a lock that reported success
+/// and locked nothing, as a seccomp filter could make it).
+static EXTENSION_LOCK: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 /// Whether the kernel has been seen to honour MADV_WIPEONFORK; false once a
 /// mapping was refused. Probes the kernel on first use.
@@ -103,39 +129,58 @@ pub(in crate::os) unsafe fn unmap_page(p: NonNull<u8>) {
     unsafe { unmap_bytes(p) }
 }
 
-fn mmap(flags: libc::c_int) -> Option<NonNull<u8>> {
-    // SAFETY: an anonymous private mapping with no address hint touches no
-    // existing memory.
-    let p = unsafe { libc::mmap(ptr::null_mut(), STATE_LEN, libc::PROT_READ | libc::PROT_WRITE, flags, -1, 0) };
+const ANON: libc::c_int = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+const RW: libc::c_int = libc::PROT_READ | libc::PROT_WRITE;
+
+/// Maps MAP_LEN bytes, the state page droppable where the kernel has
+/// MAP_DROPPABLE and the extension private; returns the mapping and whether
+/// its first page is droppable.
+fn mmap_state() -> Option<(NonNull<u8>, bool)> {
+    // MAP_DROPPABLE is a mapping type of its own; kernels before 6.11 reject
+    // it with EINVAL, and then the whole mapping is private.
+    if let Some(p) = mmap(ptr::null_mut(), MAP_LEN, (ANON & !libc::MAP_PRIVATE) | libc::MAP_DROPPABLE) {
+        // SAFETY: the extension's pages of the mapping just made, which
+        // nothing else uses.
+        let ext = unsafe { p.as_ptr().add(STATE_LEN) };
+        if mmap(ext, EXTENSION_LEN, ANON | libc::MAP_FIXED).is_some_and(|q| q.as_ptr() == ext) {
+            return Some((p, true));
+        }
+        // A failed MAP_FIXED may have unmapped the pages it was to replace.
+        // SAFETY: the mapping made above, which nothing uses.
+        unsafe { libc::munmap(p.as_ptr().cast(), MAP_LEN) };
+    }
+    Some((mmap(ptr::null_mut(), MAP_LEN, ANON)?, false))
+}
+
+/// mmap(2) of `len` anonymous bytes at `addr` (null: anywhere) with `flags`.
+fn mmap(addr: *mut u8, len: usize, flags: libc::c_int) -> Option<NonNull<u8>> {
+    // SAFETY: an anonymous mapping; with MAP_FIXED, `addr` lies in a mapping
+    // of the caller's that nothing else uses.
+    let p = unsafe { libc::mmap(addr.cast(), len, RW, flags, -1, 0) };
     if p == libc::MAP_FAILED { None } else { NonNull::new(p.cast()) }
 }
 
 fn map_bytes() -> Option<NonNull<u8>> {
-    let anon = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
-    // MAP_DROPPABLE is a mapping type of its own; kernels before 6.11 reject
-    // it with EINVAL, and then the private mapping below is used.
-    let droppable = mmap((anon & !libc::MAP_PRIVATE) | libc::MAP_DROPPABLE);
-    let (p, kind) = match droppable {
-        Some(p) => (p, 1),
-        None => (mmap(anon)?, 0),
-    };
-    // SAFETY: `p` is the start of the STATE_LEN-byte mapping just made. Advice
-    // changes only how the kernel treats it. A refused DONTDUMP or mlock costs
-    // only hygiene (core dumps, swap), so their results are recorded, not
-    // required.
+    let (p, droppable) = mmap_state()?;
+    // SAFETY: `p` is the start of the MAP_LEN-byte mapping just made. Advice
+    // changes only how the kernel treats it. A refused DONTDUMP or mlock of
+    // the state page costs only hygiene (core dumps, swap), so their results
+    // are recorded, not required; the extension is locked before use
+    // (`lock_extension`).
     let (wipe, invalid, kind) = unsafe {
         let base = p.as_ptr().cast();
-        let wipe = libc::madvise(base, STATE_LEN, libc::MADV_WIPEONFORK);
+        let wipe = libc::madvise(base, MAP_LEN, libc::MADV_WIPEONFORK);
         let invalid = libc::madvise(base, STATE_LEN, -1);
-        let kind = if kind == 1 {
+        let kind = if droppable {
+            libc::madvise(p.as_ptr().add(STATE_LEN).cast(), EXTENSION_LEN, libc::MADV_DONTDUMP);
             1
         } else {
-            libc::madvise(base, STATE_LEN, libc::MADV_DONTDUMP);
+            libc::madvise(base, MAP_LEN, libc::MADV_DONTDUMP);
             if libc::mlock(base, STATE_LEN) == 0 { 2 } else { 3 }
         };
         (wipe, invalid, kind)
     };
-    let verified = WIPE_ON_FORK.load(Relaxed) == HONOURED || smaps_shows_wipe_on_fork(p.as_ptr() as usize);
+    let verified = WIPE_ON_FORK.load(Relaxed) == HONOURED || smaps_shows_flag(p.as_ptr() as usize, b"wf");
     if wipe != 0 || invalid == 0 || !verified {
         WIPE_ON_FORK.store(REFUSED, Relaxed);
         // SAFETY: the mapping was made above and never handed out.
@@ -147,11 +192,37 @@ fn map_bytes() -> Option<NonNull<u8>> {
     Some(p)
 }
 
+/// Locks the extension of the state mapped at `p` in memory, and returns
+/// its length, or 0 if it cannot be locked (the limit, RLIMIT_MEMLOCK, is
+/// reached; or the process's first lock did not show in /proc/self/smaps).
+/// Locking pages that are locked already changes nothing.
+pub(in crate::os) fn lock_extension(p: NonNull<u8>) -> usize {
+    if EXTENSION_LOCK.load(Relaxed) == REFUSED {
+        return 0;
+    }
+    // SAFETY: `p` is a mapping from `map_bytes`, whose extension follows its
+    // state page; locking changes only how the kernel treats it.
+    let ext = unsafe { p.as_ptr().add(STATE_LEN) };
+    // SAFETY: as above.
+    if unsafe { libc::mlock(ext.cast(), EXTENSION_LEN) } != 0 {
+        return 0;
+    }
+    if EXTENSION_LOCK.load(Relaxed) == UNKNOWN {
+        let locked = smaps_shows_flag(ext as usize, b"lo");
+        EXTENSION_LOCK.store(if locked { HONOURED } else { REFUSED }, Relaxed);
+        if !locked {
+            return 0;
+        }
+    }
+    EXTENSION_LEN
+}
+
 /// Whether /proc/self/smaps (read through raw system calls: no allocation,
-/// no lock, no libc buffer) shows the `wf` flag (VM_WIPEONFORK, which
-/// MAP_DROPPABLE implies) on the mapping that holds `addr`. False if the
-/// file cannot be opened or is not on procfs.
-fn smaps_shows_wipe_on_fork(addr: usize) -> bool {
+/// no lock, no libc buffer) shows the flag `flag` in the `VmFlags` of the
+/// mapping that holds `addr`: `wf` (VM_WIPEONFORK, which MAP_DROPPABLE
+/// implies), `lo` (VM_LOCKED). False if the file cannot be opened or is not
+/// on procfs.
+fn smaps_shows_flag(addr: usize, flag: &[u8]) -> bool {
     const PROC_SUPER_MAGIC: i64 = 0x9fa0;
     // SAFETY: a NUL-terminated path; the descriptor is closed below.
     let fd = unsafe {
@@ -175,7 +246,7 @@ fn smaps_shows_wipe_on_fork(addr: usize) -> bool {
             }
             in_mapping = lo <= addr && addr < hi;
         } else if in_mapping && let Some(flags) = line.strip_prefix(b"VmFlags:") {
-            shown = flags.split(|&c| c == b' ').any(|f| f == b"wf");
+            shown = flags.split(|&c| c == b' ').any(|f| f == flag);
             break;
         }
     }
@@ -292,8 +363,8 @@ unsafe fn unmap_bytes(p: NonNull<u8>) {
     // (zeroed, so no key or output outlives it) and then unmapped, which also
     // ends any mlock.
     unsafe {
-        zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(p.as_ptr(), STATE_LEN));
-        libc::munmap(p.as_ptr().cast(), STATE_LEN);
+        zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(p.as_ptr(), MAP_LEN));
+        libc::munmap(p.as_ptr().cast(), MAP_LEN);
     }
 }
 
@@ -334,9 +405,9 @@ mod tests {
             return; // qemu-user: see this_kernel_honours_wipe_on_fork
         }
         let p = map::<[u8; 100]>().expect("mapping");
-        assert!(smaps_shows_wipe_on_fork(p.as_ptr() as usize));
+        assert!(smaps_shows_flag(p.as_ptr() as usize, b"wf"));
         let heap = std::boxed::Box::new(0u64);
-        assert!(!smaps_shows_wipe_on_fork(&*heap as *const u64 as usize), "an ordinary mapping has no wf flag");
+        assert!(!smaps_shows_flag(&*heap as *const u64 as usize, b"wf"), "an ordinary mapping has no wf flag");
         // SAFETY: `p` came from `map` and is not used again.
         unsafe { unmap(p) };
     }
