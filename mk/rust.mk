@@ -34,10 +34,10 @@ test-rust: build
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
 # state under a running call) and the key-erasure scan run there too. The
-# single-step test covers every instruction of the refill and first-draw
-# paths there (some 7,500 in debug against 600 in release); the reseed path,
-# a 1 MiB fill whose every word is checked in each of its cases, only in
-# release (test-rust).
+# single-step test covers every instruction of the refill, first-draw and
+# attach paths there (some 7,500 in debug against 600 in release); the
+# reseed path, a 1 MiB fill whose every word is checked in each of its
+# cases, only in release (test-rust).
 test-rust-debug:
-	RANDP_SINGLE_STEP_PATHS=refill,first-draw \
+	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach \
 	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test signal_frames --test single_step

@@ -35,12 +35,13 @@ fn secrets(keys: &[[u8; 16]; 15]) -> Vec<[u8; 16]> {
     keys[..n].to_vec()
 }
 
-/// Reads the `SCAN` bytes of stack below `top` and the thread's state page,
-/// and panics naming every secret found in either.
+/// Reads the `SCAN` bytes of stack below `top` and the thread's state page
+/// with the extension its buffer grows into, and panics naming every secret
+/// found in either.
 fn assert_gone(what: &str, top: usize, secrets: &[[u8; 16]]) {
     let mut stack = vec![0u8; SCAN];
     read_memory(top - SCAN, &mut stack);
-    let mut state = vec![0u8; 4096];
+    let mut state = vec![0u8; randp::internals::STATE_MAPPING_LEN];
     assert!(randp::internals::copy_thread_state(&mut state));
     let mut found = Vec::new();
     for (i, s) in secrets.iter().enumerate() {

@@ -11,7 +11,7 @@
 //!   where that account cannot be read.
 
 mod support;
-use support::{ROLE, assert_unique, blocks, fail_syscall, run_child, skip_without_seccomp, write_all};
+use support::{ROLE, assert_child_ok, assert_unique, blocks, fail_syscall, skip_without_seccomp, write_all};
 
 const FORKS: usize = 200;
 
@@ -106,13 +106,7 @@ fn main() {
         return;
     }
     for role in roles {
-        let out = run_child(role);
-        assert!(
-            out.status.success() && out.stdout == b"ok",
-            "{role}: child failed: {:?}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_child_ok(role);
     }
     println!("wipe_on_fork_refused: {} passed, 0 failed", roles.len());
 }

@@ -16,18 +16,22 @@
 //! parent and in the child, nothing a handler drew, the interrupted call
 //! returned, or later draws returned appears twice or is zero, none of it
 //! is CTR output of a wiped state (AES-256 under the all-zero key, or with
-//! all-zero round keys), every process holds exactly one state page (the
-//! `wf` mappings of /proc/self/smaps: one per thread that drew), and a page
-//! drop really dropped the page. A child that returns exactly its parent's
+//! all-zero round keys), every process holds exactly one state (the `wf`
+//! mappings of /proc/self/smaps: a page and its three-page extension per
+//! thread that drew), and a page drop really dropped the state page (the
+//! extension is locked and not droppable). A child that returns exactly its parent's
 //! result is counted as a fork after the result was final, which only the
 //! steps at the end of the call may show.
 //!
-//! The paths: a word draw's refill (`u64` with the buffer empty), a reseed
+//! The paths: a word draw's refill (`u64` with the buffer, extension
+//! attached, empty), a reseed
 //! (a 1 MiB fill with the reseed interval used up) and a thread's first
 //! draw (where a handler's draw must not make the thread map a second page:
-//! issue 16, item 3). Every step of each path is covered, in release (`make
-//! test-rust`) and, for the refill and the first draw, in debug (`make
-//! test-rust-debug`); the keystream kernels are stepped over (a single-step
+//! issue 16, item 3), and the refill that first attaches a thread's
+//! extension (a fork or a drop anywhere between its lock and its record).
+//! Every step of each path is covered, in release (`make test-rust`) and,
+//! but for the reseed, in debug (`make test-rust-debug`); the keystream
+//! kernels are stepped over (a single-step
 //! trap aborts their restartable sequence at every step, so stepping into
 //! them never ends) and the signal is injected at each kernel's entry as
 //! well. The output names the steps covered per path. Where the state pages
@@ -224,8 +228,12 @@ fn check(path: Path, action: Action, reports: &[Report], zero: &[u64], probes: u
         if r.signals != 1 {
             return Err(format!("{who}: {} signals handled, not 1", r.signals));
         }
-        if r.pages != 1 {
-            return Err(format!("{who}: {} state pages mapped at the end, not 1", r.pages));
+        let state_pages = randp::internals::STATE_MAPPING_LEN / 4096;
+        if r.pages != state_pages {
+            return Err(format!(
+                "{who}: {} state pages mapped at the end, not {state_pages} (one state: its page and extension)",
+                r.pages
+            ));
         }
     }
     if parent.probes != probes {
@@ -318,7 +326,7 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     let n = tr.steps.len() - 1;
     // The path is the one meant: a refill runs a keystream kernel; a reseed
     // mixes the seed in first.
-    let kernels = if path == Path::Refill { 1 } else { 2 };
+    let kernels = if matches!(path, Path::Refill | Path::Attach) { 1 } else { 2 };
     assert!(
         tr.kernel_calls >= kernels,
         "{}: {} keystream kernel calls, not the path under test",

@@ -13,6 +13,10 @@ pub enum Path {
     Reseed,
     /// A thread's first draw: the state is mapped, seeded and filled.
     FirstDraw,
+    /// `u64()` with the buffer of the thread's first refill empty: the
+    /// extension is locked and attached, and the whole extended buffer
+    /// refilled.
+    Attach,
 }
 
 /// What SIGUSR1's handler does.
@@ -29,13 +33,14 @@ pub enum Action {
 }
 
 impl Path {
-    pub const ALL: [Path; 3] = [Path::Refill, Path::Reseed, Path::FirstDraw];
+    pub const ALL: [Path; 4] = [Path::Refill, Path::Reseed, Path::FirstDraw, Path::Attach];
 
     pub fn name(self) -> &'static str {
         match self {
             Path::Refill => "refill",
             Path::Reseed => "reseed",
             Path::FirstDraw => "first-draw",
+            Path::Attach => "attach",
         }
     }
 

@@ -18,9 +18,10 @@ struct Buf(UnsafeCell<[u8; BUF_LEN]>);
 unsafe impl Sync for Buf {}
 static BUF: Buf = Buf(UnsafeCell::new([0; BUF_LEN]));
 
-/// The address ranges of this process's `wf` mappings, into `out`; returns
-/// how many there are (it may exceed `out.len()`).
-pub fn find(out: &mut [(usize, usize); MAX]) -> usize {
+/// The address ranges of this process's mappings whose VmFlags carry
+/// `flag` (`wf`: state pages and their extensions; `dp`: droppable), into
+/// `out`; returns how many there are (it may exceed `out.len()`).
+pub fn find(out: &mut [(usize, usize); MAX], flag: &[u8]) -> usize {
     // SAFETY: see `Buf`; the buffer is only used inside this call.
     let buf = unsafe { &mut *BUF.0.get() };
     let len = read_smaps(buf);
@@ -30,7 +31,7 @@ pub fn find(out: &mut [(usize, usize); MAX]) -> usize {
         if let Some(range) = range_of(line) {
             current = Some(range);
         } else if let (Some(flags), Some(range)) = (line.strip_prefix(b"VmFlags:"), current) {
-            if flags.split(|&c| c == b' ').any(|f| f == b"wf") {
+            if flags.split(|&c| c == b' ').any(|f| f == flag) {
                 if n < MAX {
                     out[n] = range;
                 }
@@ -42,21 +43,23 @@ pub fn find(out: &mut [(usize, usize); MAX]) -> usize {
     n
 }
 
-/// How many state pages this process has mapped (adjacent mappings of the
-/// same kind are merged into one range, so pages are counted, not ranges).
+/// How many state pages, extensions included, this process has mapped
+/// (adjacent mappings of the same kind are merged into one range, so pages
+/// are counted, not ranges).
 pub fn count() -> usize {
     let mut ranges = [(0, 0); MAX];
-    let n = find(&mut ranges);
+    let n = find(&mut ranges, b"wf");
     assert!(n <= MAX, "{n} state page ranges");
     ranges[..n].iter().map(|&(lo, hi)| (hi - lo) / PAGE).sum()
 }
 
-/// Asks the kernel to page out every state page (MADV_PAGEOUT: a droppable
-/// page is dropped, and reads back as zeroes), and returns how many were no
-/// longer resident afterwards (mincore).
+/// Asks the kernel to page out every droppable state page (MADV_PAGEOUT: a
+/// droppable page is dropped, and reads back as zeroes; the extensions are
+/// not droppable), and returns how many were no longer resident afterwards
+/// (mincore).
 pub fn drop_all() -> usize {
     let mut ranges = [(0, 0); MAX];
-    let n = find(&mut ranges).min(MAX);
+    let n = find(&mut ranges, b"dp").min(MAX);
     let mut dropped = 0;
     for &(lo, hi) in &ranges[..n] {
         let mut resident = [0u8; 64];

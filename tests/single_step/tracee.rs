@@ -85,11 +85,17 @@ fn words(bytes: &[u8]) -> Vec<u64> {
 /// Brings this thread's generator to the start of `path`; returns the
 /// words drawn on the way.
 fn prepare(path: Path, big: &mut [u8]) -> Vec<u64> {
-    // A refill's output: the first word draw refills, and this many words
-    // empty the buffer.
-    let buffer = randp::internals::DEFAULT_BLOCKS * 16;
     match path {
-        Path::Refill => (0..buffer / 8).map(|_| randp::u64()).collect(),
+        Path::Refill => {
+            // The thread's first refill fills the state page's buffer; the
+            // next call attaches the extension (locking it), and the refill
+            // after that fills both: empty them, so that the draw under test
+            // refills the whole extended buffer.
+            let mut words: Vec<u64> = (0..randp::internals::DEFAULT_BLOCKS * 16 / 8).map(|_| randp::u64()).collect();
+            let buffer = randp::internals::thread_buffer_len().expect("a userspace state");
+            words.extend((0..buffer / 8).map(|_| randp::u64()));
+            words
+        }
         Path::Reseed => {
             // The rest of the buffer and of the reseed interval, in one fill.
             let first = randp::u64();
@@ -102,6 +108,22 @@ fn prepare(path: Path, big: &mut [u8]) -> Vec<u64> {
             let w = std::thread::spawn(randp::u64).join().unwrap();
             assert_eq!(state_pages::count(), 0, "a state page is mapped before the first draw under test");
             vec![w]
+        }
+        Path::Attach => {
+            // Another thread's lock of its extension makes the process's
+            // one-time check of the lock (it reads /proc/self/smaps); then
+            // this thread's first refill, and draws that empty it without
+            // asking for the extension.
+            let w = std::thread::spawn(|| {
+                let mut b = vec![0u8; 2 * randp::internals::DEFAULT_BLOCKS * 16];
+                b.chunks_mut(1000).for_each(randp::fill_bytes);
+                randp::internals::thread_buffer_len()
+            });
+            assert!(
+                w.join().unwrap() > Some(randp::internals::DEFAULT_BLOCKS * 16),
+                "the extension can be locked here"
+            );
+            (0..randp::internals::DEFAULT_BLOCKS * 16 / 8).map(|_| randp::u64()).collect()
         }
     }
 }
@@ -157,7 +179,7 @@ pub fn run(path: Path, action: Action) -> ! {
     let before = prepare(path, &mut big);
     let entry = match path {
         Path::Reseed => draw_mib as extern "C" fn(*mut u8) as usize,
-        Path::Refill | Path::FirstDraw => draw_word as extern "C" fn() -> u64 as usize,
+        Path::Refill | Path::FirstDraw | Path::Attach => draw_word as extern "C" fn() -> u64 as usize,
     };
     let kernels = randp::internals::keystream_kernel_entries();
     let mut header = vec![
@@ -177,7 +199,7 @@ pub fn run(path: Path, action: Action) -> ! {
             draw_mib(big.as_mut_ptr());
             words(&big)
         }
-        Path::Refill | Path::FirstDraw => vec![draw_word()],
+        Path::Refill | Path::FirstDraw | Path::Attach => vec![draw_word()],
     };
     let mut later: Vec<u64> = (0..LATER_WORDS).map(|_| black_box(randp::u64())).collect();
     let mut fill = vec![0u8; LATER_FILL];

@@ -42,6 +42,18 @@ pub fn run_child(role: &str) -> Output {
     command(std::env::current_exe().expect("own path")).env(ROLE, role).output().expect("spawn child")
 }
 
+/// Runs this test binary again as child `role` and panics unless it exits
+/// successfully having written exactly `ok` to its standard output.
+pub fn assert_child_ok(role: &str) {
+    let out = run_child(role);
+    assert!(
+        out.status.success() && out.stdout == b"ok",
+        "{role}: child failed: {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Says on stderr that `what` is skipped here, and why, and returns true,
 /// when `cannot_apply` holds under an emulator; natively it returns false
 /// whatever `cannot_apply` says, so a native run never skips. The line is

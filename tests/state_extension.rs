@@ -1,0 +1,217 @@
+//! The extension of a thread's state: the three pages after its state page
+//! that its buffer grows into, so that a refill (and its key rotation)
+//! serves 15,808 bytes instead of 3,520. Each case runs in a child process
+//! of its own, and reads the kernel's account of the mappings
+//! (/proc/self/smaps):
+//! - attached: not locked by a thread's first draw; locked (`lo`), wiped on
+//!   fork (`wf`), left out of dumps (`dd`) and never droppable from the
+//!   next refill on, while the state page is droppable where the kernel has
+//!   MAP_DROPPABLE; every byte handed out from it is zeroed there;
+//! - refused: a seccomp filter makes the extension's mlock fail, as
+//!   RLIMIT_MEMLOCK would: the buffer stays on the state page and the
+//!   extension is never written;
+//! - faked: a seccomp filter makes that mlock return 0 without locking
+//!   anything: randp sees that no lock took effect and refuses the
+//!   extension for the whole process (unlocked, its keystream could be
+//!   swapped out);
+//! - fork: a child forked while unread bytes lie in the parent's extension
+//!   finds its extension zeroed and its state unseeded, never outputs its
+//!   parent's bytes, and locks its extension again (a lock is not inherited)
+//!   before its buffer grows into it.
+
+mod support;
+use support::{
+    ROLE, assert_child_ok, assert_unique, blocks, fail_syscall, skip_under_emulator, skip_without_seccomp, write_all,
+};
+
+const PAGE: usize = 4096;
+const STATE_BUFFER: usize = 3520;
+const EXTENDED_BUFFER: usize = 15808;
+
+/// The address range and `VmFlags` of the mapping that holds `addr`.
+fn mapping_of(addr: usize) -> (usize, usize, Vec<String>) {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").expect("read /proc/self/smaps");
+    let mut current = None;
+    for line in smaps.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if let Some((lo, hi)) = first.split_once('-')
+            && let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+        {
+            current = Some((lo, hi));
+        } else if let (Some(flags), Some((lo, hi))) = (line.strip_prefix("VmFlags:"), current)
+            && lo <= addr
+            && addr < hi
+        {
+            return (lo, hi, flags.split_whitespace().map(String::from).collect());
+        }
+    }
+    panic!("no mapping holds {addr:#x}");
+}
+
+fn has(flags: &[String], f: &str) -> bool {
+    flags.iter().any(|x| x == f)
+}
+
+/// This thread's state page (asking for it is a call like any other: once
+/// the first refill is behind it, the call attaches the extension).
+fn state() -> usize {
+    randp::internals::thread_state_address().expect("a userspace state")
+}
+
+/// This thread's extension, as it is now.
+fn extension_bytes() -> Vec<u8> {
+    let mut s = vec![0u8; randp::internals::STATE_MAPPING_LEN];
+    assert!(randp::internals::copy_thread_state(&mut s));
+    s.split_off(PAGE)
+}
+
+/// Draws `n` bytes in calls of 1,000 (served from the buffer, below the
+/// size that is written straight to the caller).
+fn draw(n: usize) -> Vec<u8> {
+    let mut out = vec![0u8; n];
+    for c in out.chunks_mut(1000) {
+        randp::fill_bytes(c);
+    }
+    out
+}
+
+fn attached() {
+    assert_eq!(randp::internals::STATE_MAPPING_LEN, 4 * PAGE);
+    let p = state(); // maps the state; asks nothing before a refill
+    let _ = randp::u64();
+    let (_, _, flags) = mapping_of(p + PAGE);
+    assert!(!has(&flags, "lo"), "a thread's first draw locks nothing: {flags:?}");
+
+    let out = draw(2 * EXTENDED_BUFFER);
+    assert_eq!(randp::internals::thread_buffer_len(), Some(EXTENDED_BUFFER));
+    let (lo, hi, flags) = mapping_of(p + PAGE);
+    assert!(lo <= p + PAGE && p + 4 * PAGE <= hi, "one mapping holds the extension");
+    for f in ["lo", "wf", "dd"] {
+        assert!(has(&flags, f), "the extension's flags {flags:?} lack {f}");
+    }
+    assert!(!has(&flags, "dp"), "the extension is never droppable: {flags:?}");
+    let (_, _, page) = mapping_of(p);
+    if randp::internals::state_mapping() == Some("droppable") {
+        assert!(has(&page, "dp") && !has(&page, "lo"), "the state page: {page:?}");
+    }
+    assert_unique(blocks(&out), "attached");
+
+    // Empty the buffer to where the extension's bytes start, and hand out
+    // some of them: those read back as zero, the rest is unread keystream.
+    // (The u64's 8 bytes and the first 3,520-byte refill came first.)
+    let at = (8 + out.len() - STATE_BUFFER) % EXTENDED_BUFFER;
+    let left = (EXTENDED_BUFFER - at) % EXTENDED_BUFFER;
+    let _ = draw(left);
+    let _ = draw(STATE_BUFFER + 1000);
+    let ext = extension_bytes();
+    assert!(ext[..1000].iter().all(|&b| b == 0), "bytes handed out from the extension are zeroed there");
+    assert!(ext[1000..].iter().filter(|&&b| b == 0).count() < 200, "unread keystream fills the rest");
+}
+
+fn refused(faked: bool) {
+    let errno = if faked { 0 } else { libc::EPERM };
+    fail_syscall(libc::SYS_mlock, errno, Some((1, (3 * PAGE) as u32)));
+    let mut out = draw(4 * EXTENDED_BUFFER);
+    assert_eq!(randp::internals::thread_buffer_len(), Some(STATE_BUFFER), "the buffer stays on the state page");
+    assert!(extension_bytes().iter().all(|&b| b == 0), "an unlocked extension is never written");
+    let (_, _, flags) = mapping_of(state() + PAGE);
+    assert!(!has(&flags, "lo"), "{flags:?}");
+    // Another thread asks again, with the same answer.
+    let (len, theirs) = std::thread::spawn(|| {
+        let b = draw(2 * EXTENDED_BUFFER);
+        (randp::internals::thread_buffer_len(), b)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(len, Some(STATE_BUFFER));
+    out.extend_from_slice(&theirs);
+    assert_unique(blocks(&out), if faked { "faked" } else { "refused" });
+}
+
+fn fork() {
+    const FORKS: usize = 50;
+    let mut out = draw(EXTENDED_BUFFER);
+    assert_eq!(randp::internals::thread_buffer_len(), Some(EXTENDED_BUFFER));
+    for i in 0..FORKS {
+        // The next unread bytes lie in the extension.
+        out.extend_from_slice(&draw(STATE_BUFFER + 7 + i % 5 * 1000));
+        let mut pipe = [0; 2];
+        // SAFETY: `pipe` has room for the two descriptors.
+        assert_eq!(unsafe { libc::pipe(pipe.as_mut_ptr()) }, 0);
+        // SAFETY: the child draws, checks, writes to the pipe and calls _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let wiped = extension_bytes().iter().all(|&b| b == 0);
+            let mut b = [0u8; 64];
+            randp::fill_bytes(&mut b);
+            let first = randp::internals::thread_buffer_len();
+            let more = draw(EXTENDED_BUFFER);
+            let (_, _, flags) = mapping_of(state() + PAGE);
+            let relocked = randp::internals::thread_buffer_len() == Some(EXTENDED_BUFFER) && has(&flags, "lo");
+            write_all(pipe[1], &b);
+            write_all(pipe[1], &more[..64]);
+            let ok = wiped && first == Some(EXTENDED_BUFFER) && relocked;
+            // SAFETY: leaves the forked child without running the parent's destructors.
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        // SAFETY: closing our write end.
+        unsafe { libc::close(pipe[1]) };
+        let mut b = [0u8; 64];
+        randp::fill_bytes(&mut b);
+        out.extend_from_slice(&b);
+        let mut got = [0u8; 128];
+        let mut n = 0;
+        while n < got.len() {
+            // SAFETY: reading into the rest of `got`.
+            let r = unsafe { libc::read(pipe[0], got[n..].as_mut_ptr().cast(), got.len() - n) };
+            assert!(r > 0, "the child wrote 128 bytes");
+            n += r as usize;
+        }
+        out.extend_from_slice(&got);
+        let mut status = 0;
+        // SAFETY: reaping the child and closing the read end.
+        unsafe {
+            libc::waitpid(pid, &mut status, 0);
+            libc::close(pipe[0]);
+        }
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "fork {i}: the child's extension was not zeroed, or not locked again before use"
+        );
+    }
+    assert_unique(blocks(&out), "fork");
+}
+
+fn child(role: &str) {
+    match role {
+        "attached" => attached(),
+        "refused" => refused(false),
+        "faked" => refused(true),
+        "fork" => fork(),
+        _ => unreachable!("{role}"),
+    }
+    write_all(1, b"ok");
+    std::process::exit(0);
+}
+
+fn main() {
+    if let Ok(role) = std::env::var(ROLE) {
+        child(&role);
+    }
+    if skip_under_emulator(
+        "state_extension: every case",
+        !randp::uses_userspace_generator(),
+        "randp keeps no userspace state here (qemu-user ignores MADV_WIPEONFORK)",
+    ) {
+        println!("state_extension: 0 passed, 0 failed, 4 skipped");
+        return;
+    }
+    let mut roles = vec!["attached", "fork"];
+    if !skip_without_seccomp("state_extension: refused and faked locks") {
+        roles.extend(["refused", "faked"]);
+    }
+    for role in &roles {
+        assert_child_ok(role);
+    }
+    println!("state_extension: {} passed, 0 failed, {} skipped", roles.len(), 4 - roles.len());
+}
