@@ -103,7 +103,8 @@ func (r *report) v2Missed() bool {
 func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	res := r.res
 	r.p("### %s\n\n", hWhyFill)
-	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 3,520 bytes of keystream under a new key. ")
+	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 15,808 bytes of keystream under a new key ")
+	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it). ")
 	r.p("Two parts of its cost are fixed by what randp guarantees: the keystream of its bytes (AES-256, 14 rounds), and the copy out of ")
 	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state). The table puts both at their best on the %s: ", r.cpuName())
 	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes), ", kernel, 1/perByte)
