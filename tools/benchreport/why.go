@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -24,11 +25,27 @@ type fillFloor struct {
 	p36, randp stat
 	keystream  float64 // the size's keystream at the widest 14-round loop's best rate (its interval's low time), ns
 	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero)
+	call       float64 // randp's call without its bytes: see callCost; 0 when the run lacks it
 }
 
-// floor is the keystream and the copy, each at the low end of its interval:
-// a bound no call of that size goes below, not a typical time.
-func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Lo }
+// floor is the keystream, the copy and the call, each at the low end of its
+// interval: a bound no randp call of that size goes below, not a typical time.
+func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Lo + f.call }
+
+// callCost is what a C call into randp costs beyond its bytes, at its
+// fastest: the word draw `randp_u64` (the same library, the same function
+// pointer, its thread-local state, the marks that keep signal handlers and
+// forks out) at the low end of its interval, less the keystream of its 8
+// bytes and the copy-and-zero of 16 (copy_zero's smallest size, itself with
+// a call): an underestimate, as a floor needs. 0 when the run lacks a row.
+func (r *report) callCost(perByte float64) float64 {
+	u64 := r.res.c.get("u64/randp")
+	cz := r.res.crit.get("copy_zero", "16").Time
+	if !u64.ok() || !cz.ok() {
+		return 0
+	}
+	return math.Max(0, u64.Lo-8*perByte-cz.Lo)
+}
 
 // fillFloors lists the sizes below 2 KiB whose target (planet36/randp's
 // time at least randp's) this run misses, when the run has the ceiling and
@@ -43,6 +60,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 		return nil, "", 0
 	}
 	perByte = ceil.Lo / (1 << 20)
+	call := r.callCost(perByte)
 	for n := 16.0; n < 2048; n *= 2 {
 		name := "fill_" + sizeName(n) + "/"
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
@@ -51,7 +69,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 		if v == 0 || v >= 1 || !cz.ok() {
 			continue
 		}
-		floors = append(floors, fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, copyZero: cz})
+		floors = append(floors, fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, copyZero: cz, call: call})
 	}
 	return floors, kernel, perByte
 }
@@ -105,20 +123,22 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	r.p("### %s\n\n", hWhyFill)
 	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 15,808 bytes of keystream under a new key ")
 	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it). ")
-	r.p("Two parts of its cost are fixed by what randp guarantees: the keystream of its bytes (AES-256, 14 rounds), and the copy out of ")
-	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state). The table puts both at their best on the %s: ", r.cpuName())
-	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes), ", kernel, 1/perByte)
-	r.p("and randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`). Each is taken at the fast end of its 95%% interval, ")
-	r.p("so that their sum is a floor, not a typical time, for a buffered AES-256 call that erases what it hands out:\n\n")
-	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "floor", "planet36/randp ÷ floor"}}
+	r.p("Three parts of its cost are fixed by what randp guarantees: the keystream of its bytes (AES-256, 14 rounds), the copy out of ")
+	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state), and the call itself (the thread's state, the marks ")
+	r.p("that keep signal handlers and forks out of a running call). The table puts each at its best on the %s: ", r.cpuName())
+	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes); ", kernel, 1/perByte)
+	r.p("randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`); and the C call `randp_u64` less its 8 bytes' ")
+	r.p("keystream and the copy-and-zero of 16 bytes (0 where the run lacks it). Each is taken at the fast end of its 95%% interval, ")
+	r.p("so that their sum is a floor, not a typical time, for a randp call that erases what it hands out:\n\n")
+	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "call", "floor", "planet36/randp ÷ floor"}}
 	for _, f := range floors {
-		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Lo), ns(f.floor()),
+		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Lo), ns(f.call), ns(f.floor()),
 			sig(f.p36.Center/f.floor())+"×")
 	}
 	r.p("%s\n", t)
-	r.p("Below 1.0× in the last column, no buffer of AES-256 keystream that is zeroed as it is handed out beats planet36/randp at that size on this CPU. ")
-	r.p("Above it, the column is the most a faster buffer could win there; randp's time beyond the floor is the run's spread, its call and its share of each refill's ")
-	r.p("key rotation")
+	r.p("Below 1.0× in the last column, no randp call served from a buffer of AES-256 keystream beats planet36/randp at that size on this CPU, ")
+	r.p("however large the buffer. Above it, the column is the most a faster buffer could win there; randp's time beyond the floor is the run's ")
+	r.p("spread and its share of each refill's key rotation")
 	if rot := res.crit.get("fill_256B", "randp_keystream").Time; rot.ok() {
 		r.p(" (one rotation with 16 blocks, Rust `randp_keystream` at 256 B: %s)", ns(rot.Center))
 		if p := res.c.get("fill_256B/planet36"); p.ok() {
