@@ -80,6 +80,9 @@ fn child(role: &str) -> ! {
     mask_signal(libc::SIGALRM, true);
     let mut buf = vec![0u8; FILL];
     black_box(randp::u64());
+    // A buffer's worth of words and more, so that every words round refills
+    // (this call attaches the thread's extension where it can).
+    let words = internals::thread_buffer_len().expect("a userspace state") / 8 + 100;
     send_keys();
     set_timer(INTERVAL_US);
     for round in 0..ROUNDS {
@@ -88,7 +91,7 @@ fn child(role: &str) -> ! {
             if round % 2 == 0 {
                 randp::fill_bytes(&mut buf);
             } else {
-                for _ in 0..600 {
+                for _ in 0..words {
                     black_box(randp::u64());
                 }
             }

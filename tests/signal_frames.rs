@@ -148,13 +148,33 @@ fn round_keys() -> Box<[[u8; 16]; 15]> {
     k
 }
 
-fn draw(work: Work, buf: &mut [u8]) {
+/// Word draws per words round: a buffer's worth. [`align_buffer`] leaves
+/// the buffer one word short of a whole one, so that every round ends with
+/// a refill: the storm's last signal, whose frame the scan reads on the
+/// alternate stack, then often lands in it.
+fn words_per_round() -> usize {
+    internals::thread_buffer_len().expect("a userspace state") / 8
+}
+
+/// On a thread whose first draw (one byte) has just refilled the state
+/// page's buffer: attaches the extension, empties the buffer byte by byte,
+/// and refills it with one word draw, which leaves a whole buffer but 8
+/// bytes unread.
+fn align_buffer() {
+    let first = internals::DEFAULT_BLOCKS * 16 - 1;
+    let _ = internals::thread_buffer_len();
+    for _ in 0..first {
+        black_box(randp::u8());
+    }
+    black_box(randp::u64());
+}
+
+fn draw(work: Work, buf: &mut [u8], words: usize) {
     IN_DRAW.store(1, Relaxed);
     match work {
         Work::Fill => randp::fill_bytes(buf),
-        // 600 words: at least one refill of the 3.5 KiB buffer.
         Work::Words => {
-            for _ in 0..600 {
+            for _ in 0..words {
                 black_box(randp::u64());
             }
         }
@@ -197,15 +217,16 @@ fn fill_is_keystream(r: &Report) -> bool {
 }
 
 /// The 16-byte values whose presence in memory betrays a key: every round
-/// key, and (for refills) every intermediate state of the first 300 blocks,
-/// computed with the CPU's AES round instruction.
+/// key, and (for refills) every intermediate state of the first 1,000
+/// blocks (a refill makes 990 with the extension), computed with the CPU's
+/// AES round instruction.
 fn secrets(keys: &[[u8; 32]], intermediate: bool) -> HashSet<[u8; 16]> {
     let mut s = HashSet::new();
     for key in keys {
         let rk = internals::round_keys_of(key).expect("AES-NI");
         s.extend(rk.iter().copied());
         if intermediate {
-            for ctr in 0u128..300 {
+            for ctr in 0u128..1000 {
                 // SAFETY: the CPU has AES-NI (round_keys_of checked it); the
                 // loads and stores are of 16-byte arrays.
                 unsafe {
@@ -262,6 +283,8 @@ fn child() {
             mask_signal(libc::SIGUSR1, true);
             let mut buf = vec![0u8; FILL];
             randp::fill_bytes(&mut buf[..1]);
+            align_buffer();
+            let words = words_per_round();
             // SAFETY: gettid has no preconditions.
             info_tx.send((unsafe { libc::gettid() }, top, alt)).unwrap();
             while let Ok(Some(work)) = work_rx.recv() {
@@ -270,7 +293,7 @@ fn child() {
                 // frames would overwrite the ones on the alternate stack
                 // before they are read.
                 mask_signal(libc::SIGUSR1, false);
-                at_depth(&mut || draw(work, &mut buf));
+                at_depth(&mut || draw(work, &mut buf, words));
                 mask_signal(libc::SIGUSR1, true);
                 let after = round_keys();
                 let output = if matches!(work, Work::Fill) { buf.clone() } else { Vec::new() };

@@ -17,7 +17,7 @@
 use crate::entropy;
 use crate::keystream::{self, BLOCK_LEN, Schedule};
 use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Buffer size in 16-byte AES blocks of a thread's generator: what fits in
 /// one page beside the two halves of the key schedule (3,520 bytes of output
@@ -31,6 +31,20 @@ pub const DEFAULT_RESEED: usize = 1 << 20;
 /// The value of `Generator::extension` when the owner asked for an
 /// extension and has none: the buffer stays `16 * BLOCKS` bytes.
 const NO_EXTENSION: usize = 1;
+
+/// The word of `Generator::counts`: `unread` bytes from offset `next` of
+/// the buffer are not yet handed out (`next + unread` at most what the last
+/// refill wrote, below 2^32).
+const fn counts(next: usize, unread: usize) -> u64 {
+    (next as u64) << 32 | unread as u64
+}
+
+/// What handing out `n <= unread` bytes adds to a counts word: `next`
+/// grows by `n` and `unread` shrinks by `n` (`(n << 32) - n`; the low half
+/// does not borrow, as `unread >= n`).
+const fn handed_out(n: usize) -> u64 {
+    ((n as u64) << 32).wrapping_sub(n as u64)
+}
 
 /// AES-256-CTR with fast key erasure over a buffer of `BLOCKS` blocks,
 /// reseeded from the OS every `RESEED` bytes of output.
@@ -56,13 +70,13 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
     /// owner sets it ([`Self::mark_live`]) and checks it after the call
     /// ([`Self::is_live`]) to notice that the memory was zeroed under it.
     live: AtomicUsize,
-    /// Unread bytes, at the end of the buffer's filled part; at most `end`
-    /// when both are read from the same state (a read of both that straddles
-    /// a wipe can see any pair, and is checked). Zero in a zeroed generator.
-    remaining: AtomicUsize,
-    /// Bytes the last refill wrote: `16 * BLOCKS`, plus the extension's
-    /// bytes if one was attached by then. Zero in a zeroed generator.
-    end: AtomicUsize,
+    /// The buffer's counts in one word ([`counts`]): where the unread bytes
+    /// start, in the high half, and how many there are, in the low half;
+    /// together at most what the last refill wrote (`16 * BLOCKS`, plus the
+    /// extension's bytes if one was attached by then). One word, so that
+    /// one load gives a pair that a single state held, even when a wipe
+    /// comes between two calls. Zero in a zeroed generator.
+    counts: AtomicU64,
     /// The memory right after `buf` that the buffer may grow into: 0 (not
     /// asked for: the owner decides, see [`Self::extension_unasked`]),
     /// [`NO_EXTENSION`], or its length in bytes (whole blocks), attached by
@@ -126,21 +140,21 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         self.live.load(Relaxed) == 1
     }
 
-    /// The unread bytes: their count and where they start, or `None` when
-    /// fewer than `want` are left. A pair of counts that a wipe tore apart
-    /// (`remaining` from before it, `end` from after) counts as empty, so the
-    /// start is never outside what a refill wrote.
+    /// The unread bytes: the counts word, their number and where they
+    /// start, or `None` when fewer than `want` are left.
     #[inline(always)]
-    fn unread(&self, want: usize) -> Option<(usize, *mut u8)> {
-        let r = self.remaining.load(Relaxed);
-        let e = self.end.load(Relaxed);
-        if r < want || r > e {
+    fn unread(&self, want: usize) -> Option<(u64, usize, *mut u8)> {
+        let w = self.counts.load(Relaxed);
+        let r = w as u32 as usize;
+        if r < want {
             return None;
         }
-        // `e` is only ever stored as the length a refill wrote (the buffer,
-        // plus an extension attached before it), or zeroed; `r <= e`, so the
-        // `r` bytes from `e - r` lie inside what that refill wrote.
-        Some((r, self.buf().wrapping_add(e - r)))
+        // The word is only ever stored as `counts(0, len)` after a refill
+        // wrote `len` bytes (the buffer, plus an extension attached before
+        // it), advanced by at most its unread count, or zeroed: so the `r`
+        // bytes from `next` lie inside what that refill wrote.
+        let next = (w >> 32) as usize;
+        Some((w, r, self.buf().wrapping_add(next)))
     }
 
     /// Takes the next `N` bytes from the buffer, zeroing them there, or
@@ -148,16 +162,16 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// slow path through [`Self::fill`]).
     #[inline(always)]
     pub(crate) fn take<const N: usize>(&self) -> Option<[u8; N]> {
-        let (r, src) = self.unread(N)?;
-        // SAFETY: `unread` gives `r >= N` bytes from `src`, inside the buffer
-        // and its extension.
+        let (w, _, src) = self.unread(N)?;
+        // SAFETY: `unread` gives at least `N` bytes from `src`, inside the
+        // buffer and its extension.
         let out = unsafe {
             let src = src.cast::<[u8; N]>();
             let out = src.read_unaligned();
             src.write_unaligned([0; N]);
             out
         };
-        self.remaining.store(r - N, Relaxed);
+        self.counts.store(w.wrapping_add(handed_out(N)), Relaxed);
         Some(out)
     }
 
@@ -173,11 +187,11 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         if len >= Self::DIRECT {
             return false;
         }
-        let Some((r, src)) = self.unread(len) else { return false };
+        let Some((w, _, src)) = self.unread(len) else { return false };
         // SAFETY: as in `take`, the `len` bytes from `src` lie inside the
         // buffer and its extension; the caller guarantees `dst`.
         unsafe { keystream::move_out(src, dst, len) };
-        self.remaining.store(r - len, Relaxed);
+        self.counts.store(w.wrapping_add(handed_out(len)), Relaxed);
         true
     }
 
@@ -186,7 +200,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// count is the only one that can have landed on the zeroed page.
     #[inline(always)]
     pub(crate) fn discard_buffer(&self) {
-        self.remaining.store(0, Relaxed);
+        self.counts.store(0, Relaxed);
     }
 
     /// Fills the `len` bytes at `dst` with output, refilling or reseeding as
@@ -232,13 +246,13 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// # Safety
     /// As for [`Self::fill`].
     unsafe fn take_into(&self, dst: *mut u8, len: usize) -> usize {
-        let Some((r, src)) = self.unread(0) else { return 0 };
+        let Some((w, r, src)) = self.unread(0) else { return 0 };
         let n = r.min(len);
         // SAFETY: `unread` gives `r >= n` bytes from `src`, inside the buffer
         // and its extension; `dst` holds at least `n` bytes and does not
         // overlap them.
         unsafe { keystream::move_out(src, dst, n) };
-        self.remaining.store(r - n, Relaxed);
+        self.counts.store(w.wrapping_add(handed_out(n)), Relaxed);
         n
     }
 
@@ -250,8 +264,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         // (whole blocks) follows it; `len` is at most the reseed interval
         // (`attach_extension`).
         unsafe { self.rotate(self.buf(), len / BLOCK_LEN) };
-        self.end.store(len, Relaxed);
-        self.remaining.store(len, Relaxed);
+        self.counts.store(counts(0, len), Relaxed);
     }
 
     /// The attached extension's length in bytes (0 when none).
@@ -342,8 +355,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     pub(crate) fn wipe(&self) {
         let extension = self.extension_len();
         self.live.store(0, Relaxed);
-        self.remaining.store(0, Relaxed);
-        self.end.store(0, Relaxed);
+        self.counts.store(0, Relaxed);
         self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
         // SAFETY: the fields are this generator's own plain bytes, and no
