@@ -25,7 +25,20 @@ type fillFloor struct {
 	p36, randp stat
 	keystream  float64 // the size's keystream at the widest 14-round loop's best rate (its interval's low time), ns
 	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero)
-	call       float64 // randp's call without its bytes: see callCost; 0 when the run lacks it
+	call       float64 // randp's call without its bytes: see callCost
+	callKnown  bool    // whether the run has the rows callCost needs
+}
+
+// callCell renders the call's part of the floor: "0 ns" where randp_u64 at
+// its fastest costs no more than its bytes, "—" where the run lacks it.
+func (f fillFloor) callCell() string {
+	switch {
+	case !f.callKnown:
+		return "—"
+	case f.call == 0:
+		return "0 ns"
+	}
+	return ns(f.call)
 }
 
 // floor is the keystream, the copy and the call, each at the low end of its
@@ -38,13 +51,13 @@ func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Lo + f.call
 // forks out) at the low end of its interval, less the keystream of its 8
 // bytes and the copy-and-zero of 16 (copy_zero's smallest size, itself with
 // a call): an underestimate, as a floor needs. 0 when the run lacks a row.
-func (r *report) callCost(perByte float64) float64 {
+func (r *report) callCost(perByte float64) (float64, bool) {
 	u64 := r.res.c.get("u64/randp")
 	cz := r.res.crit.get("copy_zero", "16").Time
 	if !u64.ok() || !cz.ok() {
-		return 0
+		return 0, false
 	}
-	return math.Max(0, u64.Lo-8*perByte-cz.Lo)
+	return math.Max(0, u64.Lo-8*perByte-cz.Lo), true
 }
 
 // fillFloors lists the sizes below 2 KiB whose target (planet36/randp's
@@ -60,7 +73,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 		return nil, "", 0
 	}
 	perByte = ceil.Lo / (1 << 20)
-	call := r.callCost(perByte)
+	call, callKnown := r.callCost(perByte)
 	for n := 16.0; n < 2048; n *= 2 {
 		name := "fill_" + sizeName(n) + "/"
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
@@ -69,7 +82,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 		if v == 0 || v >= 1 || !cz.ok() {
 			continue
 		}
-		floors = append(floors, fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, copyZero: cz, call: call})
+		floors = append(floors, fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, copyZero: cz, call: call, callKnown: callKnown})
 	}
 	return floors, kernel, perByte
 }
@@ -128,11 +141,12 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	r.p("that keep signal handlers and forks out of a running call). The table puts each at its best on the %s: ", r.cpuName())
 	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes); ", kernel, 1/perByte)
 	r.p("randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`); and the C call `randp_u64` less its 8 bytes' ")
-	r.p("keystream and the copy-and-zero of 16 bytes (0 where the run lacks it). Each is taken at the fast end of its 95%% interval, ")
+	r.p("keystream and the copy-and-zero of 16 bytes, itself with a call (so an underestimate, 0 where that is all the call costs). ")
+	r.p("Each is taken at the fast end of its 95%% interval, ")
 	r.p("so that their sum is a floor, not a typical time, for a randp call that erases what it hands out:\n\n")
 	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "call", "floor", "planet36/randp ÷ floor"}}
 	for _, f := range floors {
-		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Lo), ns(f.call), ns(f.floor()),
+		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Lo), f.callCell(), ns(f.floor()),
 			sig(f.p36.Center/f.floor())+"×")
 	}
 	r.p("%s\n", t)
