@@ -350,7 +350,9 @@ func (r *report) costs() {
 		r.p("A pure-Go path: %s.\n", pureWhy)
 	}
 	r.p("- **Memory**: one page (4 KiB) of state per thread that draws, mapped on its first draw and released when the thread exits; ")
-	r.p("droppable (Linux ≥ 6.11) or wiped on fork and locked where RLIMIT_MEMLOCK allows.\n")
+	r.p("droppable (Linux ≥ 6.11) or wiped on fork and locked where RLIMIT_MEMLOCK allows. On Linux, three more pages (12 KiB) per thread ")
+	r.p("that draws more than one buffer, locked in memory (RLIMIT_MEMLOCK), into which its buffer grows; where the limit refuses them, ")
+	r.p("the buffer stays on the state page.\n")
 	r.p("- **C**: building the library needs a Rust toolchain (using it does not): `build/librandp.a` or `librandp.so`; a call through ")
 	r.p("a dlopen'ed librandp.so pays one more load than a static link (the `randp_u64` rows above).\n")
 	r.p("- **Rust**: one crate with no build script (aes, ctr, cpufeatures, libc, rand_core, zeroize), Rust 1.89 or newer; Linux only (x86_64, aarch64).\n\n")
