@@ -52,6 +52,8 @@ func Read(b []byte) (n int, err error) {
 	if src, ok := sh.take(len(b)); ok {
 		if uint(len(b)-4) <= 4 {
 			takeShort(b, src) // 4 to 8 bytes, inlined
+		} else if uint(len(b)-16) <= 32-16 {
+			takeMid(b, src) // 16 to 32 bytes, inlined
 		} else {
 			takeOut(b, src)
 		}
