@@ -22,6 +22,8 @@
 //                          4 KiB buffer and the zeroing behind it (memcpy,
 //                          explicit_bzero) that a buffered generator makes per
 //                          call, through the same function pointer
+//   copyzero_u64           likewise for one word: a thread-local index, one
+//                          word loaded and zeroed, no generator
 //
 // Every benchmark uses wall time (UseRealTime), so rates are per second of
 // real time, also with two threads. make bench runs this program in several
@@ -154,6 +156,8 @@ void RegisterAll() {
       if (s.bytes >= 16 && s.bytes <= 2048)
         benchmark::RegisterBenchmark((std::string("copyzero_") + s.name + "/copyzero").c_str(), Fill, c, s.bytes)
             ->UseRealTime();
+  if (const contestant* c = Available("copyzero"))
+    benchmark::RegisterBenchmark("copyzero_u64/copyzero", U64, c)->UseRealTime();
   for (const char* k : kU32Rows)
     if (const contestant* c = Available(k))
       benchmark::RegisterBenchmark((std::string("u32/") + k).c_str(), U32, c)->UseRealTime();

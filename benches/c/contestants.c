@@ -75,22 +75,40 @@ WORDS_FROM_FILL(vdso, vdso_getrandom_fill)
  * (explicit_bzero), as planet36/randp makes them, from a thread's own
  * buffer whose bytes are never refilled. A reference for the mid-size fill
  * rows, not a contestant: it makes no random bytes. */
-static _Thread_local unsigned char copyzero_buf[4096] __attribute__((aligned(64)));
+static _Thread_local uint64_t copyzero_buf[4096 / 8] __attribute__((aligned(64)));
 static _Thread_local size_t copyzero_pos;
 
 static void copyzero_fill(void *buf, size_t n)
 {
-	unsigned char *dst = buf;
+	unsigned char *dst = buf, *src = (unsigned char *)copyzero_buf;
 	while (n > 0) {
 		if (copyzero_pos == sizeof copyzero_buf)
 			copyzero_pos = 0;
 		size_t m = sizeof copyzero_buf - copyzero_pos;
 		if (m > n)
 			m = n;
-		memcpy(dst, copyzero_buf + copyzero_pos, m);
-		explicit_bzero(copyzero_buf + copyzero_pos, m);
+		memcpy(dst, src + copyzero_pos, m);
+		explicit_bzero(src + copyzero_pos, m);
 		copyzero_pos += m, dst += m, n -= m;
 	}
+}
+
+/* The same for one word: a thread-local index into the same buffer, one
+ * word loaded and zeroed behind it, the index stored back. The least a
+ * call to any generator that keeps its buffer per thread and erases what it
+ * hands out costs, keystream aside: the reference for the u64 rows. */
+static _Thread_local size_t copyzero_word;
+
+static uint64_t copyzero_u64(void)
+{
+	size_t i = copyzero_word;
+	if (i == 0)
+		i = sizeof copyzero_buf / sizeof *copyzero_buf;
+	i--;
+	uint64_t v = copyzero_buf[i];
+	copyzero_buf[i] = 0;
+	copyzero_word = i;
+	return v;
 }
 
 /* ---- arc4random: glibc (a getrandom system call per call on glibc < 2.41)
@@ -219,7 +237,7 @@ const struct contestant *contestants_load(const char *randp_so, size_t *n)
 	c->fill = getentropy_fill, c->fill_max = 256, c->u32 = getentropy_u32, c->u64 = getentropy_u64;
 
 	c = add("copyzero");
-	c->fill = copyzero_fill;
+	c->fill = copyzero_fill, c->u64 = copyzero_u64;
 
 	c = add("rdrand32");
 	if (__builtin_cpu_supports("rdrnd"))

@@ -15,7 +15,38 @@ const (
 	hWhy     = "Misses explained"
 	hWhyFill = "C fills below 2 KiB against planet36/randp"
 	hWhyV2   = "Go rand/v2 Source against PCG"
+	hWhyWord = "C randp_u64 through a dlopen'ed library"
 )
+
+// wordTarget is issue 20's bound on a `randp_u64` call through a dlopen'ed
+// librandp.so, in ns.
+const wordTarget = 3.0
+
+// wordFloor is the dlopen'ed `randp_u64` row beside what any call that
+// hands out a word of AES-256 keystream from a per-thread buffer, and erases
+// it, costs on this CPU, measured in the same processes.
+type wordFloor struct {
+	dlopen, static stat    // u64/randp_dlopen and u64/randp
+	handout        stat    // copyzero_u64: a thread-local index, one word loaded and zeroed, no generator
+	keystream      float64 // 8 bytes at the widest 14-round loop's best rate, ns
+}
+
+// floor is the handout at the fast end of its interval plus its keystream
+// at the ceiling: a bound no randp_u64 call goes below, not a typical time.
+func (w wordFloor) floor() float64 { return w.handout.Lo + w.keystream }
+
+// wordMiss returns the word floor when the run misses the dlopen target by
+// the medians and has the rows that bound it.
+func (r *report) wordMiss() (wordFloor, bool) {
+	c := r.res.c
+	w := wordFloor{dlopen: c.get("u64/randp_dlopen"), static: c.get("u64/randp"), handout: c.get("copyzero_u64/copyzero")}
+	_, ceil := r.res.ceil.widest()
+	if !w.dlopen.ok() || w.dlopen.Center <= wordTarget || !w.handout.ok() || !ceil.ok() {
+		return w, false
+	}
+	w.keystream = 8 * ceil.Lo / (1 << 20)
+	return w, true
+}
 
 // fillFloor is one C fill size below 2 KiB at which randp misses its
 // target against planet36/randp, with the least a call served from a
@@ -113,7 +144,8 @@ func (r *report) bufferedUint64() string {
 func (r *report) missesExplained() {
 	floors, kernel, perByte := r.fillFloors()
 	v2 := r.v2Explained() && r.v2Missed()
-	if len(floors) == 0 && !v2 {
+	word, wordMissed := r.wordMiss()
+	if len(floors) == 0 && !v2 && !wordMissed {
 		return
 	}
 	r.p("## %s\n\n", hWhy)
@@ -122,6 +154,9 @@ func (r *report) missesExplained() {
 	}
 	if v2 {
 		r.v2Why()
+	}
+	if wordMissed {
+		r.wordWhy(word)
 	}
 }
 
@@ -202,4 +237,35 @@ func (r *report) v2Why() {
 	r.p("A Source that hands out a buffer must be able to call its refill, and from that call the compiler gives the method a frame and a ")
 	r.p("stack-bound check, paid at every value, refill or not: ChaCha8's `Uint64` has them as well. ")
 	r.p("randp's fast path beyond them is a load, the zeroing store that erasure needs and the count's update.\n\n")
+}
+
+func (r *report) wordWhy(w wordFloor) {
+	r.p("### %s\n\n", hWhyWord)
+	r.p("`randp_u64` through a dlopen'ed librandp.so took %s (median of %d processes), %s over the target of %s. ",
+		ns(w.dlopen.Center), w.dlopen.N, ns(w.dlopen.Center-wordTarget), ns(wordTarget))
+	r.p("Beside it, in the same processes on the %s, through the same function pointer:\n\n", r.cpuName())
+	t := &table{head: []string{"Call", "Time"}}
+	t.row("`randp_u64` through a dlopen'ed librandp.so", spread(w.dlopen))
+	if w.static.ok() {
+		t.row("`randp_u64` linked statically", spread(w.static))
+	}
+	t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`)", spread(w.handout))
+	t.row("the keystream of 8 bytes at the ceiling", ns(w.keystream))
+	t.row("floor: the handout at the fast end of its interval and the keystream", ns(w.floor()))
+	r.p("%s\n", t)
+	r.p("`copyzero_u64` is the least a call to any generator that keeps its buffer per thread and erases what it hands out costs, ")
+	r.p("keystream aside: it loads a thread-local index, loads one word and zeroes it, and stores the index back, and the next call's ")
+	r.p("load of the index waits for that store. randp's call adds the marks that keep signal handlers and forks out of a running call ")
+	r.p("and its share of each refill; ")
+	if gap := w.dlopen.Center - w.floor(); gap > 0 {
+		r.p("together %s above the floor", ns(gap))
+	} else {
+		r.p("this run measured no time for them above the floor")
+	}
+	r.p(". The floor takes %s of the target's %s on this CPU. ", ns(w.floor()), ns(wordTarget))
+	if w.dlopen.Lo <= wordTarget {
+		r.p("The row's interval reaches below the target (its fast end is %s): which side its median falls on is the run's spread.\n\n", ns(w.dlopen.Lo))
+	} else {
+		r.p("The row's whole interval lies above the target: randp's part beyond the floor misses it, not the run's spread.\n\n")
+	}
 }
