@@ -199,6 +199,11 @@ func (r *report) cTables() {
 	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
 	r.p("### Get a uniform random uint64_t\n\n")
 	r.cWordTable("u64", []string{"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "getrandom_syscall", "openssl"}, nil, nil)
+	if h := c.get("copyzero_u64/copyzero"); h.ok() {
+		r.p("For scale, in the same processes and through the same function pointer: a thread-local word loaded and zeroed, with no generator ")
+		r.p("(`copyzero_u64`: a thread-local index, one word loaded and zeroed, the index stored back), the least a call costs that hands out a ")
+		r.p("word from a per-thread buffer and erases it, keystream aside: %s.\n\n", spread(h))
+	}
 
 	r.p("## %s\n\n", hCLt)
 	r.p("`upper_bound` cycles through 1 ..= 0x100000, one call per iteration, as in planet36/randp's table; its README's runs are the reference columns ")
