@@ -151,13 +151,13 @@ void RegisterAll() {
   }
   // The sizes a buffer serves (randp writes 2 KiB and more straight into
   // the caller's memory).
-  if (const contestant* c = Available("copyzero"))
+  if (const contestant* c = Available("copyzero")) {
     for (const Size& s : FillSizes())
       if (s.bytes >= 16 && s.bytes <= 2048)
         benchmark::RegisterBenchmark((std::string("copyzero_") + s.name + "/copyzero").c_str(), Fill, c, s.bytes)
             ->UseRealTime();
-  if (const contestant* c = Available("copyzero"))
     benchmark::RegisterBenchmark("copyzero_u64/copyzero", U64, c)->UseRealTime();
+  }
   for (const char* k : kU32Rows)
     if (const contestant* c = Available(k))
       benchmark::RegisterBenchmark((std::string("u32/") + k).c_str(), U32, c)->UseRealTime();
