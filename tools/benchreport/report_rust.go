@@ -40,13 +40,14 @@ func (r *report) rustTables() {
 			{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
 			{"getrandom_crate", "getrandom crate"}, {"fastrand", "fastrand (not cryptographic: the floor)"},
 			{"rand_random_range", "rand `ThreadRng` `random_range`"}, {"rand_StdRng_random_range", "rand `StdRng` `random_range`"},
+			{"copyzero_u32", "for scale, no generator: a thread-local word loaded and zeroed (`copyzero_u32`)"},
 		} {
 			c, ok := cr[g.group][row.fn]
 			if !ok {
 				continue
 			}
 			cmp := ""
-			if row.fn != g.base {
+			if row.fn != g.base && row.fn != "copyzero_u32" {
 				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, c.PerElement())
 			}
 			t.row(row.label, timeCell(c.PerElement(), ""), cmp)

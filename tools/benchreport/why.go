@@ -8,15 +8,45 @@ import (
 
 // The profiles behind the targets this run misses where the peer does
 // less than randp's guarantees require, from measurements of the same run:
-// the C fills below 2 KiB against planet36/randp (3 AES rounds, a 256 B
-// pool) and the Go rand/v2 Source against PCG (a predictable leaf).
+// the C fills against planet36/randp (3 AES rounds, a 256 B pool) and the
+// Go rand/v2 Source against PCG (a predictable leaf).
 
 const (
 	hWhy     = "Misses explained"
-	hWhyFill = "C fills below 2 KiB against planet36/randp"
+	hWhyFill = "C fills against planet36/randp"
 	hWhyV2   = "Go rand/v2 Source against PCG"
 	hWhyWord = "C randp_u64 through a dlopen'ed library"
+	hWhyRust = "Rust u32 and lt_u32 against ThreadRng"
 )
+
+// rustU32Target and rustLtTarget are issue 20's bounds on randp's u32 and
+// lt_u32 against ThreadRng's, as time ratios.
+const (
+	rustU32Target = 0.9
+	rustLtTarget  = 1.0
+)
+
+// rustWords is the Rust word rows of issue 20 beside copyzero_u32, which
+// bounds any generator that hands out words from a per-thread buffer and
+// erases them.
+type rustWords struct {
+	u32, thread, handout stat // randp_u32, ThreadRng next_u32, copyzero_u32 (group u32)
+	lt, threadLt         stat // randp_lt_u32 and ThreadRng random_range (group lt_u32)
+}
+
+// rustWordMiss returns the Rust word rows when the run misses the u32 or
+// the lt_u32 target by the medians and has copyzero_u32.
+func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
+	cr := r.res.crit
+	w = rustWords{u32: cr.get("u32", "randp_u32").Time, thread: cr.get("u32", "rand_ThreadRng").Time, handout: cr.get("u32", "copyzero_u32").Time,
+		lt: cr.get("lt_u32", "randp_lt_u32").Time, threadLt: cr.get("lt_u32", "rand_random_range").Time}
+	if !w.handout.ok() {
+		return w, false, false
+	}
+	v, _ := ratioOf(w.u32, w.thread)
+	lt, _ := ratioOf(w.lt, w.threadLt)
+	return w, v > rustU32Target, lt > rustLtTarget
+}
 
 // wordTarget is issue 20's bound on a `randp_u64` call through a dlopen'ed
 // librandp.so, in ns.
@@ -48,14 +78,20 @@ func (r *report) wordMiss() (wordFloor, bool) {
 	return w, true
 }
 
-// fillFloor is one C fill size below 2 KiB at which randp misses its
-// target against planet36/randp, with the least a call served from a
-// buffer of AES-256 keystream costs on this CPU.
+// directFrom is the C call size from which randp writes whole blocks
+// straight into the caller's memory instead of handing them out of its
+// buffer (the generator's DIRECT with the default buffer).
+const directFrom = 2048
+
+// fillFloor is one C fill size at which randp misses its target against
+// planet36/randp, with the least such a call costs on this CPU: served from
+// a buffer of AES-256 keystream below directFrom, written in place from it.
 type fillFloor struct {
 	size       float64
 	p36, randp stat
 	keystream  float64 // the size's keystream at the widest 14-round loop's best rate (its interval's low time), ns
-	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero)
+	direct     bool    // written in place: no copy out of a buffer
+	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero); unset when direct
 	call       float64 // randp's call without its bytes: see callCost
 	callKnown  bool    // whether the run has the rows callCost needs
 }
@@ -72,9 +108,23 @@ func (f fillFloor) callCell() string {
 	return ns(f.call)
 }
 
-// floor is the keystream, the copy and the call, each at the low end of its
-// interval: a bound no randp call of that size goes below, not a typical time.
-func (f fillFloor) floor() float64 { return f.keystream + f.copyZero.Lo + f.call }
+// copyCell renders the copy's part of the floor.
+func (f fillFloor) copyCell() string {
+	if f.direct {
+		return "none (written in place)"
+	}
+	return ns(f.copyZero.Lo)
+}
+
+// floor is the keystream, the copy (none when written in place) and the
+// call, each at the low end of its interval: a bound no randp call of that
+// size goes below, not a typical time.
+func (f fillFloor) floor() float64 {
+	if f.direct {
+		return f.keystream + f.call
+	}
+	return f.keystream + f.copyZero.Lo + f.call
+}
 
 // callCost is what a C call into randp costs beyond its bytes, at its
 // fastest: the word draw `randp_u64` (the same library, the same function
@@ -91,9 +141,9 @@ func (r *report) callCost(perByte float64) (float64, bool) {
 	return math.Max(0, u64.Lo-8*perByte-cz.Lo), true
 }
 
-// fillFloors lists the sizes below 2 KiB whose target (planet36/randp's
-// time at least randp's) this run misses, when the run has the ceiling and
-// copy_zero measurements that bound them.
+// fillFloors lists the sizes whose target (planet36/randp's time at least
+// randp's) this run misses, when the run has the ceiling (and, below
+// directFrom, the copy_zero measurement) that bounds them.
 func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float64) {
 	res := r.res
 	if res.peers["planet36-randp"] != "" {
@@ -105,15 +155,18 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 	}
 	perByte = ceil.Lo / (1 << 20)
 	call, callKnown := r.callCost(perByte)
-	for n := 16.0; n < 2048; n *= 2 {
+	for n := 16.0; n <= 1<<20; n *= 2 {
 		name := "fill_" + sizeName(n) + "/"
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
 		v, _ := ratioOf(p36, rp)
-		cz := res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
-		if v == 0 || v >= 1 || !cz.ok() {
+		f := fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, direct: n >= directFrom, call: call, callKnown: callKnown}
+		if !f.direct {
+			f.copyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
+		}
+		if v == 0 || v >= 1 || (!f.direct && !f.copyZero.ok()) {
 			continue
 		}
-		floors = append(floors, fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, copyZero: cz, call: call, callKnown: callKnown})
+		floors = append(floors, f)
 	}
 	return floors, kernel, perByte
 }
@@ -145,7 +198,8 @@ func (r *report) missesExplained() {
 	floors, kernel, perByte := r.fillFloors()
 	v2 := r.v2Explained() && r.v2Missed()
 	word, wordMissed := r.wordMiss()
-	if len(floors) == 0 && !v2 && !wordMissed {
+	rust, u32Missed, ltMissed := r.rustWordMiss()
+	if len(floors) == 0 && !v2 && !wordMissed && !u32Missed && !ltMissed {
 		return
 	}
 	r.p("## %s\n\n", hWhy)
@@ -157,6 +211,9 @@ func (r *report) missesExplained() {
 	}
 	if wordMissed {
 		r.wordWhy(word)
+	}
+	if u32Missed || ltMissed {
+		r.rustWhy(rust)
 	}
 }
 
@@ -170,8 +227,9 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	res := r.res
 	r.p("### %s\n\n", hWhyFill)
 	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 15,808 bytes of keystream under a new key ")
-	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it). ")
-	r.p("Three parts of its cost are fixed by what randp guarantees: the keystream of its bytes (AES-256, 14 rounds), the copy out of ")
+	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it); from 2 KiB on, its whole ")
+	r.p("blocks are written straight into the caller's memory under a key that serves that call alone. ")
+	r.p("The parts of its cost that randp's guarantees fix: the keystream of its bytes (AES-256, 14 rounds), below 2 KiB the copy out of ")
 	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state), and the call itself (the thread's state, the marks ")
 	r.p("that keep signal handlers and forks out of a running call). The table puts each at its best on the %s: ", r.cpuName())
 	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes); ", kernel, 1/perByte)
@@ -181,17 +239,17 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	r.p("so that their sum is a floor, not a typical time, for a randp call that erases what it hands out:\n\n")
 	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "call", "floor", "planet36/randp ÷ floor"}}
 	for _, f := range floors {
-		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), ns(f.copyZero.Lo), f.callCell(), ns(f.floor()),
+		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), f.copyCell(), f.callCell(), ns(f.floor()),
 			sig(f.p36.Center/f.floor())+"×")
 	}
 	r.p("%s\n", t)
-	r.p("Below 1.0× in the last column, no randp call served from a buffer of AES-256 keystream beats planet36/randp at that size on this CPU, ")
-	r.p("however large the buffer. Above it, the column is the most a faster buffer could win there; randp's time beyond the floor is the run's ")
-	r.p("spread and its share of each refill's key rotation")
+	r.p("Below 1.0× in the last column, no randp call that makes AES-256 keystream and erases what it hands out beats planet36/randp at ")
+	r.p("that size on this CPU, however large its buffer. Above it, the column is the most a faster call could win there; randp's time beyond ")
+	r.p("the floor is the run's spread and its key rotations: below 2 KiB its share of each refill's, from 2 KiB on one per call")
 	if rot := res.crit.get("fill_256B", "randp_keystream").Time; rot.ok() {
 		r.p(" (one rotation with 16 blocks, Rust `randp_keystream` at 256 B: %s)", ns(rot.Center))
 		if p := res.c.get("fill_256B/planet36"); p.ok() {
-			r.p(". Writing such calls straight into the caller's memory, as randp does from 2 KiB on, skips the copy but pays a rotation at every ")
+			r.p(". Writing the calls below 2 KiB straight into the caller's memory as well would skip the copy but pay a rotation at every ")
 			if rot.Center > p.Center {
 				r.p("call, which at 256 B alone takes longer than planet36/randp's whole call (%s)", ns(p.Center))
 			} else {
@@ -268,4 +326,40 @@ func (r *report) wordWhy(w wordFloor) {
 	} else {
 		r.p("The row's whole interval lies above the target: randp's part beyond the floor misses it, not the run's spread.\n\n")
 	}
+}
+
+func (r *report) rustWhy(w rustWords) {
+	r.p("### %s\n\n", hWhyRust)
+	r.p("Per call on the %s, in the same processes (criterion, median of each process's median):\n\n", r.cpuName())
+	t := &table{head: []string{"Call", "Time", "÷ ThreadRng"}}
+	per := func(s stat, of stat) string {
+		if !s.ok() || !of.ok() {
+			return ""
+		}
+		return sig(s.Center/of.Center) + "×"
+	}
+	t.row("randp `u32`", spread(w.u32), per(w.u32, w.thread))
+	t.row("rand `ThreadRng` `next_u32`", spread(w.thread), "1×")
+	t.row("no generator: a thread-local word loaded and zeroed (`copyzero_u32`)", spread(w.handout), per(w.handout, w.thread))
+	if w.lt.ok() && w.threadLt.ok() {
+		t.row("randp `lt_u32`", spread(w.lt), "")
+		t.row("rand `ThreadRng` `random_range` (u32)", spread(w.threadLt), "")
+	}
+	r.p("%s\n", t)
+	r.p("`copyzero_u32` is the least a draw costs that hands out words from a per-thread buffer and erases them, keystream aside: ")
+	r.p("a thread-local index, one word loaded and zeroed, the index stored back, and the next call's load of the index waits for that store. ")
+	r.p("`ThreadRng` hands out words from its buffer too, but leaves them there. ")
+	if f := w.handout.Center / w.thread.Center; f > rustU32Target {
+		r.p("On this CPU that floor alone takes %s× `ThreadRng`'s time, above the target of %s×: no generator that erases what it hands out ", sig(f), sig(rustU32Target))
+		r.p("from a per-thread buffer meets the `u32` target here. ")
+	} else {
+		r.p("On this CPU that floor takes %s× `ThreadRng`'s time, below the target of %s×. ", sig(f), sig(rustU32Target))
+	}
+	r.p("randp's `u32` adds %s to it: the marks that keep signal handlers and forks out of a running call (two stores to the thread's word) ", ns(w.u32.Center-w.handout.Center))
+	r.p("and its share of each refill.")
+	if w.lt.ok() && w.threadLt.ok() {
+		r.p(" `lt_u32` is one such word and Lemire's multiply (rarely, a second word): randp's `lt_u32` takes %s more than its `u32`, ", ns(w.lt.Center-w.u32.Center))
+		r.p("`ThreadRng`'s `random_range` %s more than its `next_u32`.", ns(w.threadLt.Center-w.thread.Center))
+	}
+	r.p("\n\n")
 }
