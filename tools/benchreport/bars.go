@@ -13,6 +13,10 @@ type bar struct {
 	met      string
 }
 
+// linkProfile points a missed target at the section of "Misses explained"
+// headed h.
+func (b *bar) linkProfile(h string) { b.met += " ([profile](" + anchor(h) + "))" }
+
 // ratioBar is the time ratio a/b of two contestants against a target (a
 // throughput ratio is the inverse time ratio: pass the contestants swapped).
 func ratioBar(what string, a, b stat, target string, ok func(float64) bool) bar {
@@ -132,20 +136,18 @@ func (r *report) bars20(vaes bool) []bar {
 		if p36 != "" {
 			b.measured = notMeasured(p36)
 		} else if explained[n] {
-			b.met += " ([profile](" + anchor(hWhyFill) + "))"
+			b.linkProfile(hWhyFill)
 		}
 		bars = append(bars, b)
 	}
 	_, u32Missed, ltMissed := r.rustWordMiss()
 	u32 := ratioBar("Rust `randp::u32` / rand `ThreadRng` `next_u32`, time", cr.get("u32", "randp_u32").Time, cr.get("u32", "rand_ThreadRng").Time, "≤ 0.9×", le(rustU32Target))
 	lt := ratioBar("Rust `randp::lt_u32` / rand `ThreadRng` `random_range`, time", cr.get("lt_u32", "randp_lt_u32").Time, cr.get("lt_u32", "rand_random_range").Time, "≤ 1.0×", le(rustLtTarget))
-	for _, b := range []struct {
-		bar    *bar
-		missed bool
-	}{{&u32, u32Missed}, {&lt, ltMissed}} {
-		if b.missed && b.bar.met == "**no**" {
-			b.bar.met += " ([profile](" + anchor(hWhyRust) + "))"
-		}
+	if u32Missed && u32.met == "**no**" {
+		u32.linkProfile(hWhyRust)
+	}
+	if ltMissed && lt.met == "**no**" {
+		lt.linkProfile(hWhyRust)
 	}
 	bars = append(bars, u32, lt)
 	bars = append(bars, ratioBar("Rust `randp::lt_u64` / rand `ThreadRng` `random_range`, time", cr.get("lt_u64", "randp_lt_u64").Time, cr.get("lt_u64", "rand_random_range").Time, "≤ 1.0×", le(1.0)))
@@ -156,12 +158,12 @@ func (r *report) bars20(vaes bool) []bar {
 	bars = append(bars, ratioBar("Go `ParallelRead32`, randp / a pure-Go AES-CTR reader per goroutine, time", goR.get("ParallelRead32/impl=Randp"), goR.get("ParallelRead32/impl=AESCTR"), "≤ 1.0×", le(1.0)))
 	v2 := ratioBar("Go rand/v2 `rand.New(randp.Source()).Uint64` / PCG, time", goR.get("V2Uint64/src=RandpSource"), goR.get("V2Uint64/src=PCG"), "≤ 1.0×", le(1.0))
 	if v2.met == "**no**" && r.v2Explained() {
-		v2.met += " ([profile](" + anchor(hWhyV2) + "))"
+		v2.linkProfile(hWhyV2)
 	}
 	bars = append(bars, v2)
 	word := r.nsBar("C ABI `randp_u64` through a dlopen'ed librandp.so", "u64/randp_dlopen", "randp_dlopen", wordTarget)
 	if _, missed := r.wordMiss(); missed && word.met == "**no**" {
-		word.met += " ([profile](" + anchor(hWhyWord) + "))"
+		word.linkProfile(hWhyWord)
 	}
 	bars = append(bars, word)
 	return bars

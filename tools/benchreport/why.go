@@ -8,8 +8,11 @@ import (
 
 // The profiles behind the targets this run misses where the peer does
 // less than randp's guarantees require, from measurements of the same run:
-// the C fills against planet36/randp (3 AES rounds, a 256 B pool) and the
-// Go rand/v2 Source against PCG (a predictable leaf).
+// the C fills against planet36/randp (3 AES rounds, a 256 B pool), the Go
+// rand/v2 Source against PCG (a predictable leaf), Rust u32 and lt_u32
+// against ThreadRng (whose buffer keeps what it hands out), and randp_u64
+// through dlopen against its bound; the last two beside a thread-local
+// word loaded and zeroed with no generator.
 
 const (
 	hWhy     = "Misses explained"
