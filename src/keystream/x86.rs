@@ -1,6 +1,6 @@
 //! What the x86_64 kernels share: CPU feature detection, constants, the
 //! calling convention of every kernel, the restartable-sequence frame around
-//! them, and the AES-256 key expansion (AES-NI's aeskeygenassist), done in
+//! them, and the AES-256 key expansion (SubWord on `aesenclast`), done in
 //! place in the thread's state.
 //!
 //! # Kernels
@@ -79,6 +79,12 @@ pub(super) struct Consts {
     pub one: [u64; 2],
     pub two: [u64; 2],
     pub four: [u64; 2],
+    /// RotWord of the last column, in every column (a `pshufb` control).
+    pub rot_word: [u8; 16],
+    /// The key expansion's round keys for `aesenclast`: entry `i` holds the
+    /// round constant of step `i` (2 to the `i - 1`) in every column, entry
+    /// 0 zero.
+    pub rcon: [[u32; 4]; 8],
 }
 
 pub(super) static CONSTS: Consts = Consts {
@@ -87,6 +93,8 @@ pub(super) static CONSTS: Consts = Consts {
     one: [1, 0],
     two: [2, 0],
     four: [4, 0],
+    rot_word: [13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12],
+    rcon: [[0; 4], [1; 4], [2; 4], [4; 4], [8; 4], [0x10; 4], [0x20; 4], [0x40; 4]],
 };
 
 /// Byte offsets into [`Consts`] for the assembly.
@@ -95,12 +103,17 @@ pub(super) const C_BSWAP: usize = 64;
 pub(super) const C_ONE: usize = 80;
 pub(super) const C_TWO: usize = 96;
 pub(super) const C_FOUR: usize = 112;
+/// Written into [`expand_step`]'s text.
+const C_ROT_WORD: usize = 128;
+const C_RCON: usize = 144;
 
 const _: () = {
     assert!(core::mem::offset_of!(Consts, bswap) == C_BSWAP);
     assert!(core::mem::offset_of!(Consts, one) == C_ONE);
     assert!(core::mem::offset_of!(Consts, two) == C_TWO);
     assert!(core::mem::offset_of!(Consts, four) == C_FOUR);
+    assert!(core::mem::offset_of!(Consts, rot_word) == C_ROT_WORD);
+    assert!(core::mem::offset_of!(Consts, rcon) == C_RCON);
 };
 
 /// Where the sequences' descriptors go: read-only data after relocation.
@@ -191,58 +204,62 @@ macro_rules! rseq_end {
 }
 pub(super) use rseq_end;
 
-/// One AES-256 key-expansion step: round key `2i` (and, given `$o`, round
-/// key `2i + 1`) from the two before it, `$even` holding round key `2i - 2`
-/// and `$odd` round key `2i - 1` (both replaced), `$t` and `$u` scratch,
-/// stored at `[r9 + $e]` (and `[r9 + $o]`). Intel's AES-NI white paper,
-/// figure 28. `sse`: legacy encodings; `vex`: AVX encodings, for the kernels
+/// One AES-256 key-expansion step (FIPS 197, 5.2): round key `2i` (and,
+/// given `$o`, round key `2i + 1`) from the two before it, `$even` holding
+/// round key `2i - 2` and `$odd` round key `2i - 1` (both replaced), `$t` and
+/// `$u` scratch, stored at `[r9 + $e]` (and `[r9 + $o]`); `$i` is `i`, which
+/// picks the round constant. Every kernel that uses it names [`CONSTS`] as
+/// `consts`. `sse`: legacy encodings; `vex`: AVX encodings, for the kernels
 /// that use wider vectors.
+///
+/// SubWord runs on `aesenclast` rather than `aeskeygenassist`, whose latency
+/// on Intel cores makes the 13 dependent steps the longest part of a short
+/// call: with the same word in all four columns (a `pshufb` or `pshufd`
+/// broadcast), ShiftRows moves nothing, so `aesenclast` of it is SubWord in
+/// every column XORed with its round key, the round constant (or zero). Each
+/// new round key is then the old one's prefix XOR (two shifts by one and two
+/// words) XORed with that.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! expand_step {
-    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal) => {
+    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal) => {
         concat!(
-            "aeskeygenassist ", $t, ", ", $odd, ", ", $rcon, "\n",
-            "pshufd ", $t, ", ", $t, ", 0xff\n",
-            "movdqa ", $u, ", ", $even, "\n",
-            "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
-            "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
-            "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
+            "movdqa ", $t, ", ", $odd, "\n",
+            "pshufb ", $t, ", xmmword ptr [rip + {consts} + 128]\n",
+            "aesenclast ", $t, ", xmmword ptr [rip + {consts} + 144 + 16 * ", $i, "]\n",
+            "movdqa ", $u, ", ", $even, "\n", "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
+            "movdqa ", $u, ", ", $even, "\n", "pslldq ", $u, ", 8\n", "pxor ", $even, ", ", $u, "\n",
             "pxor ", $even, ", ", $t, "\n",
             "movdqu xmmword ptr [r9 + ", $e, "], ", $even, "\n",
         )
     };
-    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal, $o:literal) => {
+    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal, $o:literal) => {
         concat!(
-            expand_step!(sse, $even, $odd, $t, $u, $rcon, $e),
-            "aeskeygenassist ", $t, ", ", $even, ", 0\n",
-            "pshufd ", $t, ", ", $t, ", 0xaa\n",
-            "movdqa ", $u, ", ", $odd, "\n",
-            "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
-            "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
-            "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
+            expand_step!(sse, $even, $odd, $t, $u, $i, $e),
+            "pshufd ", $t, ", ", $even, ", 0xff\n",
+            "aesenclast ", $t, ", xmmword ptr [rip + {consts} + 144]\n",
+            "movdqa ", $u, ", ", $odd, "\n", "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
+            "movdqa ", $u, ", ", $odd, "\n", "pslldq ", $u, ", 8\n", "pxor ", $odd, ", ", $u, "\n",
             "pxor ", $odd, ", ", $t, "\n",
             "movdqu xmmword ptr [r9 + ", $o, "], ", $odd, "\n",
         )
     };
-    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal) => {
+    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal) => {
         concat!(
-            "vaeskeygenassist ", $t, ", ", $odd, ", ", $rcon, "\n",
-            "vpshufd ", $t, ", ", $t, ", 0xff\n",
+            "vpshufb ", $t, ", ", $odd, ", xmmword ptr [rip + {consts} + 128]\n",
+            "vaesenclast ", $t, ", ", $t, ", xmmword ptr [rip + {consts} + 144 + 16 * ", $i, "]\n",
             "vpslldq ", $u, ", ", $even, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
-            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
-            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
+            "vpslldq ", $u, ", ", $even, ", 8\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
             "vpxor ", $even, ", ", $even, ", ", $t, "\n",
             "vmovdqu xmmword ptr [r9 + ", $e, "], ", $even, "\n",
         )
     };
-    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $rcon:literal, $e:literal, $o:literal) => {
+    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal, $o:literal) => {
         concat!(
-            expand_step!(vex, $even, $odd, $t, $u, $rcon, $e),
-            "vaeskeygenassist ", $t, ", ", $even, ", 0\n",
-            "vpshufd ", $t, ", ", $t, ", 0xaa\n",
+            expand_step!(vex, $even, $odd, $t, $u, $i, $e),
+            "vpshufd ", $t, ", ", $even, ", 0xff\n",
+            "vaesenclast ", $t, ", ", $t, ", xmmword ptr [rip + {consts} + 144]\n",
             "vpslldq ", $u, ", ", $odd, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
-            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
-            "vpslldq ", $u, ", ", $u, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
+            "vpslldq ", $u, ", ", $odd, ", 8\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
             "vpxor ", $odd, ", ", $odd, ", ", $t, "\n",
             "vmovdqu xmmword ptr [r9 + ", $o, "], ", $odd, "\n",
         )
@@ -258,10 +275,10 @@ pub(super) use expand_step;
 macro_rules! expand_steps_1_4 {
     ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
         concat!(
-            expand_step!($enc, $even, $odd, $t, $u, "0x01", "32", "48"),
-            expand_step!($enc, $even, $odd, $t, $u, "0x02", "64", "80"),
-            expand_step!($enc, $even, $odd, $t, $u, "0x04", "96", "112"),
-            expand_step!($enc, $even, $odd, $t, $u, "0x08", "128", "144"),
+            expand_step!($enc, $even, $odd, $t, $u, "1", "32", "48"),
+            expand_step!($enc, $even, $odd, $t, $u, "2", "64", "80"),
+            expand_step!($enc, $even, $odd, $t, $u, "3", "96", "112"),
+            expand_step!($enc, $even, $odd, $t, $u, "4", "128", "144"),
         )
     };
 }
@@ -271,9 +288,9 @@ pub(super) use expand_steps_1_4;
 macro_rules! expand_steps_5_7 {
     ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
         concat!(
-            expand_step!($enc, $even, $odd, $t, $u, "0x10", "160", "176"),
-            expand_step!($enc, $even, $odd, $t, $u, "0x20", "192", "208"),
-            expand_step!($enc, $even, $odd, $t, $u, "0x40", "224"),
+            expand_step!($enc, $even, $odd, $t, $u, "5", "160", "176"),
+            expand_step!($enc, $even, $odd, $t, $u, "6", "192", "208"),
+            expand_step!($enc, $even, $odd, $t, $u, "7", "224"),
         )
     };
 }
@@ -319,6 +336,7 @@ pub(super) unsafe extern "sysv64" fn mix_expand(
         expand_steps_1_4!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
         expand_steps_5_7!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
         rseq_end!(zero_xmm1_4!()),
+        consts = sym CONSTS,
     )
 }
 

@@ -68,9 +68,8 @@ macro_rules! zero_all {
 
 /// A group of 32 blocks on zmm0..zmm7 stored at `rsi`, with two steps of
 /// the next key's expansion among its rounds, where they run in the shadow
-/// of the AES instructions (the expansion's chain of dependent
-/// aeskeygenassist is slow, a group's 120 rounds of blocks are many and
-/// independent).
+/// of the AES instructions (the expansion is a chain of 13 dependent
+/// steps, a group's 120 rounds of blocks are many and independent).
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! group_expanding {
     ($step1:expr, $step2:expr) => {
@@ -112,11 +111,11 @@ macro_rules! store8 {
 /// xmm13 and xmm14.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! step {
-    ($rcon:literal, $e:literal, $o:literal) => {
-        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $rcon, $e, $o)
+    ($i:literal, $e:literal, $o:literal) => {
+        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $i, $e, $o)
     };
-    ($rcon:literal, $e:literal) => {
-        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $rcon, $e)
+    ($i:literal, $e:literal) => {
+        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $i, $e)
     };
 }
 
@@ -171,13 +170,13 @@ pub(super) unsafe extern "sysv64" fn keystream(
         // while the steps wait for one another.
         "xor r11d, r11d",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("0x01", "32", "48"), step!("0x02", "64", "80")), "add r11d, 2",
+        group_expanding!(step!("1", "32", "48"), step!("2", "64", "80")), "add r11d, 2",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("0x04", "96", "112"), step!("0x08", "128", "144")), "add r11d, 2",
+        group_expanding!(step!("3", "96", "112"), step!("4", "128", "144")), "add r11d, 2",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("0x10", "160", "176"), step!("0x20", "192", "208")), "add r11d, 2",
+        group_expanding!(step!("5", "160", "176"), step!("6", "192", "208")), "add r11d, 2",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("0x40", "224"), ""), "inc r11d",
+        group_expanding!(step!("7", "224"), ""), "inc r11d",
         "2:",
         "cmp rdx, 32",
         "jb 3f",
@@ -222,13 +221,13 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "cmp r11d, 3", "je 14f",
         "cmp r11d, 2", "je 13f",
         "cmp r11d, 1", "je 12f",
-        step!("0x01", "32", "48"),
-        "12:", step!("0x02", "64", "80"),
-        "13:", step!("0x04", "96", "112"),
-        "14:", step!("0x08", "128", "144"),
-        "15:", step!("0x10", "160", "176"),
-        "16:", step!("0x20", "192", "208"),
-        "17:", step!("0x40", "224"),
+        step!("1", "32", "48"),
+        "12:", step!("2", "64", "80"),
+        "13:", step!("3", "96", "112"),
+        "14:", step!("4", "128", "144"),
+        "15:", step!("5", "160", "176"),
+        "16:", step!("6", "192", "208"),
+        "17:", step!("7", "224"),
         "6:",
         rseq_end!(zero_all!()),
         consts = sym CONSTS,
