@@ -269,32 +269,22 @@ pub(super) use expand_step;
 
 /// The whole expansion of a key held in `$even` (round key 0) and `$odd`
 /// (round key 1) into round keys 2 to 14 at `r9` (round keys 0 and 1 are
-/// stored by the caller). Steps 1 to 4 and 5 to 7 are separate, for kernels
-/// that spread them over their first two groups of blocks.
+/// stored by the caller), for the seed mix; the keystream kernels spread the
+/// same steps over their groups of blocks.
 #[rustfmt::skip] // one assembly line per source line
-macro_rules! expand_steps_1_4 {
+macro_rules! expand_all {
     ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
         concat!(
             expand_step!($enc, $even, $odd, $t, $u, "1", "32", "48"),
             expand_step!($enc, $even, $odd, $t, $u, "2", "64", "80"),
             expand_step!($enc, $even, $odd, $t, $u, "3", "96", "112"),
             expand_step!($enc, $even, $odd, $t, $u, "4", "128", "144"),
-        )
-    };
-}
-pub(super) use expand_steps_1_4;
-
-#[rustfmt::skip] // one assembly line per source line
-macro_rules! expand_steps_5_7 {
-    ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
-        concat!(
             expand_step!($enc, $even, $odd, $t, $u, "5", "160", "176"),
             expand_step!($enc, $even, $odd, $t, $u, "6", "192", "208"),
             expand_step!($enc, $even, $odd, $t, $u, "7", "224"),
         )
     };
 }
-pub(super) use expand_steps_5_7;
 
 /// Zeroes the registers the seed mix uses.
 #[rustfmt::skip] // one assembly line per source line
@@ -333,8 +323,7 @@ pub(super) unsafe extern "sysv64" fn mix_expand(
         "pxor xmm3, xmm4",
         "movdqu xmmword ptr [r9], xmm1",
         "movdqu xmmword ptr [r9 + 16], xmm3",
-        expand_steps_1_4!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
-        expand_steps_5_7!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
+        expand_all!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
         rseq_end!(zero_xmm1_4!()),
         consts = sym CONSTS,
     )

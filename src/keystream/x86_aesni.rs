@@ -2,42 +2,20 @@
 //! one round at a time.
 
 use super::RoundKeys;
-use super::x86::{C_BSWAP, C_ONE, CONSTS, Progress, expand_step, expand_steps_1_4, expand_steps_5_7};
+use super::x86::{C_BSWAP, C_ONE, CONSTS, Progress, expand_step};
 use super::x86::{rseq_begin, rseq_end};
 
-/// One round on the eight blocks xmm0..xmm7 with the round key at `$off`.
+/// One round with the round key at `$off` on the eight blocks xmm0..xmm7
+/// and on the extra registers named (the next key's blocks, in the first
+/// group).
 #[rustfmt::skip] // one assembly line per source line
-macro_rules! round8 {
-    ($op:literal, $off:literal) => {
+macro_rules! round {
+    ($op:literal, $off:literal $(, $more:literal)*) => {
         concat!(
             "movdqu xmm8, xmmword ptr [rdi + ", $off, "]\n",
             $op, " xmm0, xmm8\n", $op, " xmm1, xmm8\n", $op, " xmm2, xmm8\n", $op, " xmm3, xmm8\n",
             $op, " xmm4, xmm8\n", $op, " xmm5, xmm8\n", $op, " xmm6, xmm8\n", $op, " xmm7, xmm8\n",
-        )
-    };
-}
-
-/// One round on the two next-key blocks xmm12, xmm13 and the single block xmm0.
-#[rustfmt::skip] // one assembly line per source line
-macro_rules! round_small {
-    ($op:literal, $off:literal, $($reg:literal),+) => {
-        concat!("movdqu xmm8, xmmword ptr [rdi + ", $off, "]\n", $($op, " ", $reg, ", xmm8\n"),+)
-    };
-}
-
-/// All 14 rounds on the registers named.
-#[rustfmt::skip] // one assembly line per source line
-macro_rules! cipher_small {
-    ($($reg:literal),+) => {
-        concat!(
-            round_small!("pxor", "0", $($reg),+),
-            round_small!("aesenc", "16", $($reg),+), round_small!("aesenc", "32", $($reg),+),
-            round_small!("aesenc", "48", $($reg),+), round_small!("aesenc", "64", $($reg),+),
-            round_small!("aesenc", "80", $($reg),+), round_small!("aesenc", "96", $($reg),+),
-            round_small!("aesenc", "112", $($reg),+), round_small!("aesenc", "128", $($reg),+),
-            round_small!("aesenc", "144", $($reg),+), round_small!("aesenc", "160", $($reg),+),
-            round_small!("aesenc", "176", $($reg),+), round_small!("aesenc", "192", $($reg),+),
-            round_small!("aesenc", "208", $($reg),+), round_small!("aesenclast", "224", $($reg),+),
+            $($op, " ", $more, ", xmm8\n",)*
         )
     };
 }
@@ -47,6 +25,96 @@ macro_rules! cipher_small {
 macro_rules! next_counter {
     ($reg:literal) => {
         concat!("movdqa ", $reg, ", xmm9\npshufb ", $reg, ", xmm11\npaddq xmm9, xmm10\n")
+    };
+}
+
+/// A group: the next 8 counter blocks through all 14 rounds on xmm0..xmm7
+/// (and the extra registers named, through the same rounds), with
+/// `$step1` and `$step2` (steps of the next key's expansion, or nothing)
+/// among the rounds, where their chain of dependent instructions runs in
+/// the shadow of the group's 112 independent `aesenc`; then `$store`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! group {
+    ([$($more:literal),*], $step1:expr, $step2:expr, $store:expr) => {
+        concat!(
+            next_counter!("xmm0"), next_counter!("xmm1"), next_counter!("xmm2"), next_counter!("xmm3"),
+            next_counter!("xmm4"), next_counter!("xmm5"), next_counter!("xmm6"), next_counter!("xmm7"),
+            round!("pxor", "0" $(, $more)*), round!("aesenc", "16" $(, $more)*),
+            round!("aesenc", "32" $(, $more)*),
+            $step1,
+            round!("aesenc", "48" $(, $more)*), round!("aesenc", "64" $(, $more)*),
+            round!("aesenc", "80" $(, $more)*), round!("aesenc", "96" $(, $more)*),
+            round!("aesenc", "112" $(, $more)*), round!("aesenc", "128" $(, $more)*),
+            $step2,
+            round!("aesenc", "144" $(, $more)*), round!("aesenc", "160" $(, $more)*),
+            round!("aesenc", "176" $(, $more)*), round!("aesenc", "192" $(, $more)*),
+            round!("aesenc", "208" $(, $more)*), round!("aesenclast", "224" $(, $more)*),
+            $store,
+        )
+    };
+}
+
+/// Stores a whole group (xmm0..xmm7) at `rsi` and moves on by 8 blocks.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_group {
+    () => {
+        concat!(
+            "movdqu xmmword ptr [rsi], xmm0\n",
+            "movdqu xmmword ptr [rsi + 16], xmm1\n",
+            "movdqu xmmword ptr [rsi + 32], xmm2\n",
+            "movdqu xmmword ptr [rsi + 48], xmm3\n",
+            "movdqu xmmword ptr [rsi + 64], xmm4\n",
+            "movdqu xmmword ptr [rsi + 80], xmm5\n",
+            "movdqu xmmword ptr [rsi + 96], xmm6\n",
+            "movdqu xmmword ptr [rsi + 112], xmm7\n",
+            "add rsi, 128\n",
+            "sub rdx, 8\n",
+        )
+    };
+}
+
+/// Stores the first `rdx` (below 8) blocks of a group at `rsi`, then jumps
+/// to `$done` with `rdx` zero. (The group's other blocks are never stored.)
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_part {
+    ($done:literal) => {
+        concat!(
+            store_one!("xmm0", $done), store_one!("xmm1", $done), store_one!("xmm2", $done),
+            store_one!("xmm3", $done), store_one!("xmm4", $done), store_one!("xmm5", $done),
+            store_one!("xmm6", $done), "jmp ", $done, "f\n",
+        )
+    };
+}
+
+/// Part of [`store_part`]: the block in `$reg` if one is left, else on to
+/// `$done`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_one {
+    ($reg:literal, $done:literal) => {
+        concat!(
+            "test rdx, rdx\n", "jz ", $done, "f\n",
+            "movdqu xmmword ptr [rsi], ", $reg, "\n", "add rsi, 16\n", "dec rdx\n",
+        )
+    };
+}
+
+/// The next key's round keys 0 and 1, in xmm12 and xmm13, to `r9`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! key_out {
+    () => {
+        concat!("movdqu xmmword ptr [r9], xmm12\n", "movdqu xmmword ptr [r9 + 16], xmm13\n")
+    };
+}
+
+/// An expansion step on xmm12 (even round key) and xmm13 (odd), scratch
+/// xmm14 and xmm15.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! step {
+    ($i:literal, $e:literal, $o:literal) => {
+        expand_step!(sse, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e, $o)
+    };
+    ($i:literal, $e:literal) => {
+        expand_step!(sse, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e)
     };
 }
 
@@ -86,51 +154,66 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "lea r11, [rip + {consts}]",
         "movdqu xmm11, xmmword ptr [r11 + {bswap}]",
         "movdqu xmm10, xmmword ptr [r11 + {one}]",
-        // Counters 0 and 1: the next key.
+        // Counters 0 and 1, the next key, in xmm12 and xmm13: they go
+        // through the rounds of the first group, or of the only (partial)
+        // one.
         "pxor xmm9, xmm9",
         next_counter!("xmm12"),
         next_counter!("xmm13"),
-        cipher_small!("xmm12", "xmm13"),
         // Then counters first, first + 1, ….
         "movq xmm9, rcx",
+        "cmp rdx, 8",
+        "jb 18f",
+        group!(["xmm12", "xmm13"], "", "", store_group!()),
+        key_out!(),
+        // Two expansion steps per group while there are groups; r11 counts
+        // the steps made. The steps left when the groups run out come after
+        // the last blocks (label 5), so that those blocks are under way
+        // while the steps wait for one another.
+        "xor r11d, r11d",
+        "cmp rdx, 8", "jb 3f",
+        group!([], step!("1", "32", "48"), step!("2", "64", "80"), store_group!()), "add r11d, 2",
+        "cmp rdx, 8", "jb 3f",
+        group!([], step!("3", "96", "112"), step!("4", "128", "144"), store_group!()), "add r11d, 2",
+        "cmp rdx, 8", "jb 3f",
+        group!([], step!("5", "160", "176"), step!("6", "192", "208"), store_group!()), "add r11d, 2",
+        "cmp rdx, 8", "jb 3f",
+        group!([], step!("7", "224"), "", store_group!()), "inc r11d",
         "2:",
         "cmp rdx, 8",
         "jb 3f",
-        next_counter!("xmm0"), next_counter!("xmm1"), next_counter!("xmm2"), next_counter!("xmm3"),
-        next_counter!("xmm4"), next_counter!("xmm5"), next_counter!("xmm6"), next_counter!("xmm7"),
-        round8!("pxor", "0"),
-        round8!("aesenc", "16"), round8!("aesenc", "32"), round8!("aesenc", "48"),
-        round8!("aesenc", "64"), round8!("aesenc", "80"), round8!("aesenc", "96"),
-        round8!("aesenc", "112"), round8!("aesenc", "128"), round8!("aesenc", "144"),
-        round8!("aesenc", "160"), round8!("aesenc", "176"), round8!("aesenc", "192"),
-        round8!("aesenc", "208"), round8!("aesenclast", "224"),
-        "movdqu xmmword ptr [rsi], xmm0",
-        "movdqu xmmword ptr [rsi + 16], xmm1",
-        "movdqu xmmword ptr [rsi + 32], xmm2",
-        "movdqu xmmword ptr [rsi + 48], xmm3",
-        "movdqu xmmword ptr [rsi + 64], xmm4",
-        "movdqu xmmword ptr [rsi + 80], xmm5",
-        "movdqu xmmword ptr [rsi + 96], xmm6",
-        "movdqu xmmword ptr [rsi + 112], xmm7",
-        "add rsi, 128",
-        "sub rdx, 8",
+        group!([], "", "", store_group!()),
         "jmp 2b",
+        // Fewer than 8 blocks left: one more group, of which only those are
+        // stored (the blocks run side by side, not one after another).
         "3:",
         "test rdx, rdx",
-        "jz 4f",
-        next_counter!("xmm0"),
-        cipher_small!("xmm0"),
-        "movdqu xmmword ptr [rsi], xmm0",
-        "add rsi, 16",
-        "dec rdx",
-        "jmp 3b",
-        "4:",
-        // The next key's round keys: 0 and 1 from xmm12 and xmm13, then its
-        // expansion.
-        "movdqu xmmword ptr [r9], xmm12",
-        "movdqu xmmword ptr [r9 + 16], xmm13",
-        expand_steps_1_4!(sse, "xmm12", "xmm13", "xmm14", "xmm15"),
-        expand_steps_5_7!(sse, "xmm12", "xmm13", "xmm14", "xmm15"),
+        "jz 5f",
+        group!([], "", "", store_part!("5")),
+        // Fewer than 8 blocks in all: the next key goes through the rounds
+        // of their group (also when there are none), then its expansion.
+        "18:",
+        group!(["xmm12", "xmm13"], "", "", store_part!("19")),
+        "19:",
+        key_out!(),
+        "xor r11d, r11d",
+        "5:",
+        // The expansion steps the groups did not make: from step r11 + 1.
+        "cmp r11d, 7", "je 6f",
+        "cmp r11d, 6", "je 17f",
+        "cmp r11d, 5", "je 16f",
+        "cmp r11d, 4", "je 15f",
+        "cmp r11d, 3", "je 14f",
+        "cmp r11d, 2", "je 13f",
+        "cmp r11d, 1", "je 12f",
+        step!("1", "32", "48"),
+        "12:", step!("2", "64", "80"),
+        "13:", step!("3", "96", "112"),
+        "14:", step!("4", "128", "144"),
+        "15:", step!("5", "160", "176"),
+        "16:", step!("6", "192", "208"),
+        "17:", step!("7", "224"),
+        "6:",
         rseq_end!(zero_all!()),
         consts = sym CONSTS,
         bswap = const C_BSWAP,

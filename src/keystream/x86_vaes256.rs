@@ -2,46 +2,20 @@
 //! each round key broadcast from the state once per round.
 
 use super::RoundKeys;
-use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS, Progress, expand_step, expand_steps_1_4, expand_steps_5_7};
+use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS, Progress, expand_step};
 use super::x86::{rseq_begin, rseq_end};
 
-/// One round on ymm0..ymm7 with the round key at `$off`.
+/// One round with the round key at `$off` on ymm0..ymm7 and on the extra
+/// registers named (the next key's blocks, in the first group).
 #[rustfmt::skip] // one assembly line per source line
-macro_rules! round8 {
-    ($op:literal, $off:literal) => {
+macro_rules! round {
+    ($op:literal, $off:literal $(, $more:literal)*) => {
         concat!(
             "vbroadcasti128 ymm8, xmmword ptr [rdi + ", $off, "]\n",
             $op, " ymm0, ymm0, ymm8\n", $op, " ymm1, ymm1, ymm8\n", $op, " ymm2, ymm2, ymm8\n",
             $op, " ymm3, ymm3, ymm8\n", $op, " ymm4, ymm4, ymm8\n", $op, " ymm5, ymm5, ymm8\n",
             $op, " ymm6, ymm6, ymm8\n", $op, " ymm7, ymm7, ymm8\n",
-        )
-    };
-}
-
-/// One round on a single register (`ymm` or `xmm` width) with the round key at `$off`.
-#[rustfmt::skip] // one assembly line per source line
-macro_rules! round1 {
-    ($op:literal, $off:literal, ymm, $reg:literal) => {
-        concat!("vbroadcasti128 ymm8, xmmword ptr [rdi + ", $off, "]\n", $op, " ", $reg, ", ", $reg, ", ymm8\n")
-    };
-    ($op:literal, $off:literal, xmm, $reg:literal) => {
-        concat!($op, " ", $reg, ", ", $reg, ", xmmword ptr [rdi + ", $off, "]\n")
-    };
-}
-
-/// All 14 rounds on one register.
-#[rustfmt::skip] // one assembly line per source line
-macro_rules! cipher1 {
-    ($w:tt, $reg:literal) => {
-        concat!(
-            round1!("vpxor", "0", $w, $reg),
-            round1!("vaesenc", "16", $w, $reg), round1!("vaesenc", "32", $w, $reg),
-            round1!("vaesenc", "48", $w, $reg), round1!("vaesenc", "64", $w, $reg),
-            round1!("vaesenc", "80", $w, $reg), round1!("vaesenc", "96", $w, $reg),
-            round1!("vaesenc", "112", $w, $reg), round1!("vaesenc", "128", $w, $reg),
-            round1!("vaesenc", "144", $w, $reg), round1!("vaesenc", "160", $w, $reg),
-            round1!("vaesenc", "176", $w, $reg), round1!("vaesenc", "192", $w, $reg),
-            round1!("vaesenc", "208", $w, $reg), round1!("vaesenclast", "224", $w, $reg),
+            $($op, " ", $more, ", ", $more, ", ymm8\n",)*
         )
     };
 }
@@ -51,6 +25,119 @@ macro_rules! cipher1 {
 macro_rules! next_counters {
     ($reg:literal) => {
         concat!("vpshufb ", $reg, ", ymm9, ymm11\nvpaddq ymm9, ymm9, ymm10\n")
+    };
+}
+
+/// A group: the next 16 counter blocks through all 14 rounds on ymm0..ymm7
+/// (and the extra registers named, through the same rounds), with
+/// `$step1` and `$step2` (steps of the next key's expansion, or nothing)
+/// among the rounds, where their chain of dependent instructions runs in
+/// the shadow of the group's 112 independent `vaesenc`; then `$store`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! group {
+    ([$($more:literal),*], $step1:expr, $step2:expr, $store:expr) => {
+        concat!(
+            next_counters!("ymm0"), next_counters!("ymm1"), next_counters!("ymm2"), next_counters!("ymm3"),
+            next_counters!("ymm4"), next_counters!("ymm5"), next_counters!("ymm6"), next_counters!("ymm7"),
+            round!("vpxor", "0" $(, $more)*), round!("vaesenc", "16" $(, $more)*),
+            round!("vaesenc", "32" $(, $more)*),
+            $step1,
+            round!("vaesenc", "48" $(, $more)*), round!("vaesenc", "64" $(, $more)*),
+            round!("vaesenc", "80" $(, $more)*), round!("vaesenc", "96" $(, $more)*),
+            round!("vaesenc", "112" $(, $more)*), round!("vaesenc", "128" $(, $more)*),
+            $step2,
+            round!("vaesenc", "144" $(, $more)*), round!("vaesenc", "160" $(, $more)*),
+            round!("vaesenc", "176" $(, $more)*), round!("vaesenc", "192" $(, $more)*),
+            round!("vaesenc", "208" $(, $more)*), round!("vaesenclast", "224" $(, $more)*),
+            $store,
+        )
+    };
+}
+
+/// Stores a whole group (ymm0..ymm7) at `rsi` and moves on by 16 blocks.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_group {
+    () => {
+        concat!(
+            "vmovdqu ymmword ptr [rsi], ymm0\n",
+            "vmovdqu ymmword ptr [rsi + 32], ymm1\n",
+            "vmovdqu ymmword ptr [rsi + 64], ymm2\n",
+            "vmovdqu ymmword ptr [rsi + 96], ymm3\n",
+            "vmovdqu ymmword ptr [rsi + 128], ymm4\n",
+            "vmovdqu ymmword ptr [rsi + 160], ymm5\n",
+            "vmovdqu ymmword ptr [rsi + 192], ymm6\n",
+            "vmovdqu ymmword ptr [rsi + 224], ymm7\n",
+            "add rsi, 256\n",
+            "sub rdx, 16\n",
+        )
+    };
+}
+
+/// Stores the first `rdx` (below 16) blocks of a group at `rsi`, two at a
+/// time while two are left, then jumps to `$done` with `rdx` zero. (The
+/// group's other blocks are never stored.)
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_part {
+    ($done:literal) => {
+        concat!(
+            store_pair!("ymm0", "40"), store_pair!("ymm1", "41"), store_pair!("ymm2", "42"),
+            store_pair!("ymm3", "43"), store_pair!("ymm4", "44"), store_pair!("ymm5", "45"),
+            store_pair!("ymm6", "46"),
+            store_last!("xmm7", $done),
+            "40:\n", store_last!("xmm0", $done), "41:\n", store_last!("xmm1", $done),
+            "42:\n", store_last!("xmm2", $done), "43:\n", store_last!("xmm3", $done),
+            "44:\n", store_last!("xmm4", $done), "45:\n", store_last!("xmm5", $done),
+            "46:\n", store_last!("xmm6", $done),
+        )
+    };
+}
+
+/// Part of [`store_part`]: the two blocks in `$reg` if two are left, else
+/// on to label `$short`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_pair {
+    ($reg:literal, $short:literal) => {
+        concat!(
+            "cmp rdx, 2\n", "jb ", $short, "f\n",
+            "vmovdqu ymmword ptr [rsi], ", $reg, "\n", "add rsi, 32\n", "sub rdx, 2\n",
+        )
+    };
+}
+
+/// Part of [`store_part`]: the low block of `$reg` if one is left, then on
+/// to `$done`.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! store_last {
+    ($reg:literal, $done:literal) => {
+        concat!(
+            "test rdx, rdx\n", "jz ", $done, "f\n",
+            "vmovdqu xmmword ptr [rsi], ", $reg, "\n", "xor edx, edx\n", "jmp ", $done, "f\n",
+        )
+    };
+}
+
+/// The next key's round keys 0 and 1, from ymm12, to `r9`, and into xmm12
+/// and xmm13 for its expansion.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! key_out {
+    () => {
+        concat!(
+            "vextracti128 xmm13, ymm12, 1\n",
+            "vmovdqu xmmword ptr [r9], xmm12\n",
+            "vmovdqu xmmword ptr [r9 + 16], xmm13\n",
+        )
+    };
+}
+
+/// An expansion step on xmm12 (even round key) and xmm13 (odd), scratch
+/// xmm14 and xmm15.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! step {
+    ($i:literal, $e:literal, $o:literal) => {
+        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e, $o)
+    };
+    ($i:literal, $e:literal) => {
+        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e)
     };
 }
 
@@ -78,59 +165,68 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "vbroadcasti128 ymm11, xmmword ptr [r11 + {bswap}]",
         "vbroadcasti128 ymm10, xmmword ptr [r11 + {two}]",
         "vmovdqu ymm9, ymmword ptr [r11 + {counters}]",
-        // Counters 0 and 1: the next key.
+        // Counters 0 and 1, the next key, in ymm12: they go through the
+        // rounds of the first group, or of the only (partial) one.
         "vpshufb ymm12, ymm9, ymm11",
-        cipher1!(ymm, "ymm12"),
         // Then counters first, first + 1, …: `first` added to the low
         // quadword of each lane.
         "vmovq xmm13, rcx",
         "vinserti128 ymm13, ymm13, xmm13, 1",
         "vpaddq ymm9, ymm9, ymm13",
+        "cmp rdx, 16",
+        "jb 18f",
+        group!(["ymm12"], "", "", store_group!()),
+        key_out!(),
+        // Two expansion steps per group while there are groups (a step is
+        // a chain of a few dependent instructions, a group 112 independent
+        // `vaesenc`); r11 counts the steps made. The steps left when the groups run out come after the last
+        // blocks (label 5), so that those blocks are under way while the
+        // steps wait for one another.
+        "xor r11d, r11d",
+        "cmp rdx, 16", "jb 3f",
+        group!([], step!("1", "32", "48"), step!("2", "64", "80"), store_group!()), "add r11d, 2",
+        "cmp rdx, 16", "jb 3f",
+        group!([], step!("3", "96", "112"), step!("4", "128", "144"), store_group!()), "add r11d, 2",
+        "cmp rdx, 16", "jb 3f",
+        group!([], step!("5", "160", "176"), step!("6", "192", "208"), store_group!()), "add r11d, 2",
+        "cmp rdx, 16", "jb 3f",
+        group!([], step!("7", "224"), "", store_group!()), "inc r11d",
         "2:",
         "cmp rdx, 16",
         "jb 3f",
-        next_counters!("ymm0"), next_counters!("ymm1"), next_counters!("ymm2"), next_counters!("ymm3"),
-        next_counters!("ymm4"), next_counters!("ymm5"), next_counters!("ymm6"), next_counters!("ymm7"),
-        round8!("vpxor", "0"),
-        round8!("vaesenc", "16"), round8!("vaesenc", "32"), round8!("vaesenc", "48"),
-        round8!("vaesenc", "64"), round8!("vaesenc", "80"), round8!("vaesenc", "96"),
-        round8!("vaesenc", "112"), round8!("vaesenc", "128"), round8!("vaesenc", "144"),
-        round8!("vaesenc", "160"), round8!("vaesenc", "176"), round8!("vaesenc", "192"),
-        round8!("vaesenc", "208"), round8!("vaesenclast", "224"),
-        "vmovdqu ymmword ptr [rsi], ymm0",
-        "vmovdqu ymmword ptr [rsi + 32], ymm1",
-        "vmovdqu ymmword ptr [rsi + 64], ymm2",
-        "vmovdqu ymmword ptr [rsi + 96], ymm3",
-        "vmovdqu ymmword ptr [rsi + 128], ymm4",
-        "vmovdqu ymmword ptr [rsi + 160], ymm5",
-        "vmovdqu ymmword ptr [rsi + 192], ymm6",
-        "vmovdqu ymmword ptr [rsi + 224], ymm7",
-        "add rsi, 256",
-        "sub rdx, 16",
+        group!([], "", "", store_group!()),
         "jmp 2b",
+        // Fewer than 16 blocks left: one more group, of which only those
+        // are stored (the blocks run side by side, not one pair after
+        // another).
         "3:",
-        "cmp rdx, 2",
-        "jb 4f",
-        next_counters!("ymm0"),
-        cipher1!(ymm, "ymm0"),
-        "vmovdqu ymmword ptr [rsi], ymm0",
-        "add rsi, 32",
-        "sub rdx, 2",
-        "jmp 3b",
-        "4:",
         "test rdx, rdx",
         "jz 5f",
-        next_counters!("ymm0"),
-        cipher1!(xmm, "xmm0"),
-        "vmovdqu xmmword ptr [rsi], xmm0",
-        "xor edx, edx",
+        group!([], "", "", store_part!("5")),
+        // Fewer than 16 blocks in all: the next key goes through the rounds
+        // of their group (also when there are none), then its expansion.
+        "18:",
+        group!(["ymm12"], "", "", store_part!("19")),
+        "19:",
+        key_out!(),
+        "xor r11d, r11d",
         "5:",
-        // The next key's round keys: 0 and 1 from ymm12, then its expansion.
-        "vextracti128 xmm13, ymm12, 1",
-        "vmovdqu xmmword ptr [r9], xmm12",
-        "vmovdqu xmmword ptr [r9 + 16], xmm13",
-        expand_steps_1_4!(vex, "xmm12", "xmm13", "xmm14", "xmm15"),
-        expand_steps_5_7!(vex, "xmm12", "xmm13", "xmm14", "xmm15"),
+        // The expansion steps the groups did not make: from step r11 + 1.
+        "cmp r11d, 7", "je 6f",
+        "cmp r11d, 6", "je 17f",
+        "cmp r11d, 5", "je 16f",
+        "cmp r11d, 4", "je 15f",
+        "cmp r11d, 3", "je 14f",
+        "cmp r11d, 2", "je 13f",
+        "cmp r11d, 1", "je 12f",
+        step!("1", "32", "48"),
+        "12:", step!("2", "64", "80"),
+        "13:", step!("3", "96", "112"),
+        "14:", step!("4", "128", "144"),
+        "15:", step!("5", "160", "176"),
+        "16:", step!("6", "192", "208"),
+        "17:", step!("7", "224"),
+        "6:",
         rseq_end!("vzeroall\n"),
         consts = sym CONSTS,
         bswap = const C_BSWAP,
