@@ -269,7 +269,13 @@ pub(crate) fn buffer_len() -> Option<usize> {
 /// The address of this thread's state page. `None` as for [`with_generator`].
 #[cfg(feature = "internals")]
 pub(crate) fn state_address() -> Option<usize> {
-    with_generator(|g| g as *const ThreadGenerator as usize - core::mem::offset_of!(ThreadState, generator))
+    with_generator(|g| page_of(g) as usize)
+}
+
+/// The start of the state page that holds generator `g`.
+#[cfg(feature = "internals")]
+fn page_of(g: &ThreadGenerator) -> *const u8 {
+    (g as *const ThreadGenerator as *const u8).wrapping_sub(core::mem::offset_of!(ThreadState, generator))
 }
 
 /// Runs `f` on this thread's key schedule, for the tests that look for old
@@ -286,8 +292,7 @@ pub(crate) fn with_schedule<R>(f: impl FnOnce(&crate::keystream::Schedule) -> R)
 pub(crate) fn copy_state(dst: &mut [u8]) -> bool {
     with_generator(|g| {
         let len = dst.len().min(STATE_LEN + os::EXTENSION_LEN);
-        let base =
-            (g as *const ThreadGenerator as *const u8).wrapping_sub(core::mem::offset_of!(ThreadState, generator));
+        let base = page_of(g);
         // SAFETY: `base` is the start of this thread's state page, which is
         // mapped with its extension right after it (`os::map`), and both are
         // only this thread's.
