@@ -267,22 +267,58 @@ macro_rules! expand_step {
 }
 pub(super) use expand_step;
 
-/// The whole expansion of a key held in `$even` (round key 0) and `$odd`
-/// (round key 1) into round keys 2 to 14 at `r9` (round keys 0 and 1 are
-/// stored by the caller), for the seed mix; the keystream kernels spread the
-/// same steps over their groups of blocks.
+/// The whole expansion of a key held in round keys 0 and 1 into round keys 2
+/// to 14 at `r9` (round keys 0 and 1 are stored by the caller): the seven
+/// steps in order, each `$step!(i, e[, o])`, `$step` being the caller's
+/// [`expand_step`] on its registers. The seed mix makes all seven; the
+/// keystream kernels spread them over their groups of blocks and make those
+/// left with [`expand_rest`], which enters this list at the labels `12:` to
+/// `17:` before steps 2 to 7.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! expand_all {
-    ($enc:ident, $even:literal, $odd:literal, $t:literal, $u:literal) => {
+    ($step:ident) => {
         concat!(
-            expand_step!($enc, $even, $odd, $t, $u, "1", "32", "48"),
-            expand_step!($enc, $even, $odd, $t, $u, "2", "64", "80"),
-            expand_step!($enc, $even, $odd, $t, $u, "3", "96", "112"),
-            expand_step!($enc, $even, $odd, $t, $u, "4", "128", "144"),
-            expand_step!($enc, $even, $odd, $t, $u, "5", "160", "176"),
-            expand_step!($enc, $even, $odd, $t, $u, "6", "192", "208"),
-            expand_step!($enc, $even, $odd, $t, $u, "7", "224"),
+            $step!("1", "32", "48"),
+            "12:\n", $step!("2", "64", "80"),
+            "13:\n", $step!("3", "96", "112"),
+            "14:\n", $step!("4", "128", "144"),
+            "15:\n", $step!("5", "160", "176"),
+            "16:\n", $step!("6", "192", "208"),
+            "17:\n", $step!("7", "224"),
         )
+    };
+}
+pub(super) use expand_all;
+
+/// The expansion steps a kernel's groups did not make: with `r11` (0 to 7)
+/// the number of steps they made, steps `r11 + 1` to 7 of [`expand_all`],
+/// by `$step`, the macro the groups made theirs with (on the same
+/// registers). Only compares `r11`; uses the labels `12:` to `17:` and `6:`
+/// (its end).
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! expand_rest {
+    ($step:ident) => {
+        concat!(
+            "cmp r11d, 7\n", "je 6f\n",
+            "cmp r11d, 6\n", "je 17f\n",
+            "cmp r11d, 5\n", "je 16f\n",
+            "cmp r11d, 4\n", "je 15f\n",
+            "cmp r11d, 3\n", "je 14f\n",
+            "cmp r11d, 2\n", "je 13f\n",
+            "cmp r11d, 1\n", "je 12f\n",
+            $crate::keystream::x86::expand_all!($step),
+            "6:\n",
+        )
+    };
+}
+pub(super) use expand_rest;
+
+/// An expansion step of the seed mix on xmm1 (even round key) and xmm3
+/// (odd), scratch xmm2 and xmm4.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! mix_step {
+    ($i:literal, $e:literal $(, $o:literal)?) => {
+        expand_step!(sse, "xmm1", "xmm3", "xmm2", "xmm4", $i, $e $(, $o)?)
     };
 }
 
@@ -323,7 +359,7 @@ pub(super) unsafe extern "sysv64" fn mix_expand(
         "pxor xmm3, xmm4",
         "movdqu xmmword ptr [r9], xmm1",
         "movdqu xmmword ptr [r9 + 16], xmm3",
-        expand_all!(sse, "xmm1", "xmm3", "xmm2", "xmm4"),
+        expand_all!(mix_step),
         rseq_end!(zero_xmm1_4!()),
         consts = sym CONSTS,
     )

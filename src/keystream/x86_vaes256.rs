@@ -3,7 +3,7 @@
 
 use super::RoundKeys;
 use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS, Progress, expand_step};
-use super::x86::{rseq_begin, rseq_end};
+use super::x86::{expand_rest, rseq_begin, rseq_end};
 
 /// One round with the round key at `$off` on ymm0..ymm7 and on the extra
 /// registers named (the next key's blocks, in the first group).
@@ -133,11 +133,8 @@ macro_rules! key_out {
 /// xmm14 and xmm15.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! step {
-    ($i:literal, $e:literal, $o:literal) => {
-        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e, $o)
-    };
-    ($i:literal, $e:literal) => {
-        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e)
+    ($i:literal, $e:literal $(, $o:literal)?) => {
+        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e $(, $o)?)
     };
 }
 
@@ -212,21 +209,7 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "xor r11d, r11d",
         "5:",
         // The expansion steps the groups did not make: from step r11 + 1.
-        "cmp r11d, 7", "je 6f",
-        "cmp r11d, 6", "je 17f",
-        "cmp r11d, 5", "je 16f",
-        "cmp r11d, 4", "je 15f",
-        "cmp r11d, 3", "je 14f",
-        "cmp r11d, 2", "je 13f",
-        "cmp r11d, 1", "je 12f",
-        step!("1", "32", "48"),
-        "12:", step!("2", "64", "80"),
-        "13:", step!("3", "96", "112"),
-        "14:", step!("4", "128", "144"),
-        "15:", step!("5", "160", "176"),
-        "16:", step!("6", "192", "208"),
-        "17:", step!("7", "224"),
-        "6:",
+        expand_rest!(step),
         rseq_end!("vzeroall\n"),
         consts = sym CONSTS,
         bswap = const C_BSWAP,
