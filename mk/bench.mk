@@ -20,6 +20,7 @@
 #   make bench-measure     every measurement below, in this order
 #   make bench-passes      BENCH_PASSES interleaved passes of every contestant (benches/passes.sh)
 #   make bench-sweeps      the criterion sweeps (buffer size, reseed interval)
+#   make bench-opcount     callgrind instructions per call of the Go hot paths, and the v2 Sources' stack frames
 #   make bench-syscall-check  the Go "before 1.24" reader's seccomp test (its column is a system call per Read)
 #   make bench-collect     copy the raw outputs into benches/results/
 #   make bench-report      render BENCHMARKS.md from benches/results/

@@ -3,6 +3,8 @@
 #   make test-fmt        cargo fmt --check (rustfmt.toml)
 #   make test-clippy     cargo clippy on every target and feature, warnings denied; the
 #                        library also for each other supported target (code under cfg)
+#   make test-doc        rustdoc of both packages, private items included, warnings
+#                        (broken links) denied
 #
 # clippy runs once per package: with --workspace --all-features, cargo would
 # unify randp's `internals` feature (which allocates) into the C library,
@@ -12,8 +14,8 @@
 CLIPPY_OTHER_TARGETS := aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
 	x86_64-pc-windows-gnu
 
-.PHONY: test-fmt test-clippy
-TEST_TARGETS += test-fmt test-clippy
+.PHONY: test-fmt test-clippy test-doc
+TEST_TARGETS += test-fmt test-clippy test-doc
 
 test-fmt:
 	$(CARGO) fmt --all --check
@@ -27,3 +29,7 @@ test-clippy:
 		$(CARGO) clippy -q --locked -p randp --lib --target $$t -- -D warnings || exit 1; \
 		$(CARGO) clippy -q --locked -p randp --lib --all-features --target $$t -- -D warnings || exit 1; \
 	done
+
+test-doc:
+	RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" $(CARGO) doc --locked --no-deps --document-private-items -p randp --features internals
+	RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" $(CARGO) doc --locked --no-deps --document-private-items -p randp-capi

@@ -3,7 +3,7 @@
 # librandp.a) cross-built with mingw-w64, and tested under wine.
 #
 #   make windows-tools        install mingw-w64 and wine (apt-get) and the Rust target, when missing
-#   make windows-prefix       the wine prefix build/windows/wine, with the stand-in bcryptprimitives.dll
+#   make windows-prefix       the wine prefix target/wine-prefix, with the stand-in bcryptprimitives.dll
 #   make build/windows/bcryptprimitives.dll  the stand-in itself (tests/windows/bcryptprimitives.c)
 #   make build-windows        build/windows/: randp.dll, librandp.dll.a, librandp.a (and randp-cat.exe in target/)
 #   make test-windows         every Windows suite below
@@ -31,7 +31,9 @@
 WIN_TARGET  := x86_64-pc-windows-gnu
 WIN_RELEASE := $(or $(CARGO_TARGET_DIR),target)/$(WIN_TARGET)/release
 WIN_BUILD   := build/windows
-WIN_PREFIX  := $(abspath $(WIN_BUILD)/wine)
+# Under target/, which cargo never lists as package files: the prefix's
+# dosdevices link to / would make cargo doc and cargo package walk the disk.
+WIN_PREFIX  := $(abspath target/wine-prefix)
 WIN_CC      := x86_64-w64-mingw32-gcc
 WINE        := /usr/lib/wine/wine64
 WIN_ENV     := WINEPREFIX=$(WIN_PREFIX) WINEDEBUG=-all

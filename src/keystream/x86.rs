@@ -5,21 +5,21 @@
 //!
 //! # Kernels
 //! Every kernel is a naked `sysv64` function that uses only caller-saved
-//! registers and no stack, and returns a [`Progress`]. Its arguments are
-//! `rdi` the current round keys, `rsi` the output (or the seed), `rdx` a
-//! block count, `rcx` the first counter, `r8` this thread's `rseq_cs` word
-//! (or null) and `r9` the other half of the [`Schedule`], where it writes the
-//! next key's round keys. Everything a kernel does between its labels `30:`
-//! and `8:` is a restartable sequence: it may be interrupted at any
-//! instruction and run again with the same arguments (less the blocks
-//! already done), because it writes nothing that it reads. Every key it holds
-//! lives in vector registers between those labels only: the sequence ends
-//! with the instruction that zeroes the last of them. With `r8` non-null the kernel first points the thread's
-//! `rseq_cs` word at its descriptor, so that the kernel diverts a signal's
-//! (or a preemption's) return into the sequence to the abort label `7:`,
-//! which zeroes the registers and reports the abort: the caller then wipes
-//! the signal frame, whose register image may hold the key (see
-//! [`super::guard`]). With `r8` null the caller blocks signals instead.
+//! registers and no stack, and returns a [`Progress`]. Its arguments are `rdi`
+//! the current round keys, `rsi` the output (or the seed), `rdx` a block count,
+//! `rcx` the first counter, `r8` this thread's `rseq_cs` word (or null) and
+//! `r9` the other half of the [`Schedule`](super::Schedule), where it writes
+//! the next key's round keys. Everything a kernel does between its labels `30:`
+//! and `8:` is a restartable sequence: it may be interrupted at any instruction
+//! and run again with the same arguments (less the blocks already done),
+//! because it writes nothing that it reads. Every key it holds lives in vector
+//! registers between those labels only: the sequence ends with the instruction
+//! that zeroes the last of them. With `r8` non-null the kernel first points the
+//! thread's `rseq_cs` word at its descriptor, so that the kernel diverts a
+//! signal's (or a preemption's) return into the sequence to the abort label
+//! `7:`, which zeroes the registers and reports the abort: the caller then
+//! wipes the signal frame, whose register image may hold the key (see
+//! [`super::signal_frames`]). With `r8` null the caller blocks signals instead.
 
 use super::RoundKeys;
 
