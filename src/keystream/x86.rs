@@ -204,13 +204,13 @@ macro_rules! rseq_end {
 }
 pub(super) use rseq_end;
 
-/// One AES-256 key-expansion step (FIPS 197, 5.2): round key `2i` (and,
-/// given `$o`, round key `2i + 1`) from the two before it, `$even` holding
-/// round key `2i - 2` and `$odd` round key `2i - 1` (both replaced), `$t` and
-/// `$u` scratch, stored at `[r9 + $e]` (and `[r9 + $o]`); `$i` is `i`, which
-/// picks the round constant. Every kernel that uses it names [`CONSTS`] as
-/// `consts`. `sse`: legacy encodings; `vex`: AVX encodings, for the kernels
-/// that use wider vectors.
+/// Step `$i` (1 to 7) of the AES-256 key expansion (FIPS 197, 5.2): round
+/// key `2i`, and, in steps 1 to 6, round key `2i + 1`, from the two before
+/// them, `$even` holding round key `2i - 2` and `$odd` round key `2i - 1`
+/// (both replaced), `$t` and `$u` scratch; stored at `[r9 + 32 * i]` and
+/// `[r9 + 32 * i + 16]`. `$i` also picks the round constant. Every kernel
+/// that uses it names [`CONSTS`] as `consts`. `sse`: legacy encodings;
+/// `vex`: AVX encodings, for the kernels that use wider vectors.
 ///
 /// SubWord runs on `aesenclast` rather than `aeskeygenassist`, whose latency
 /// on Intel cores makes the 13 dependent steps the longest part of a short
@@ -219,9 +219,13 @@ pub(super) use rseq_end;
 /// every column XORed with its round key, the round constant (or zero). Each
 /// new round key is then the old one's prefix XOR (two shifts by one and two
 /// words) XORed with that.
+///
+/// Step 7 makes round key 14, the last, only: the assembler's `.if` leaves
+/// the odd key's instructions out of it. (The assembler also computes the
+/// offsets, so `$i` is a digit, `"1"` to `"7"`.)
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! expand_step {
-    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal) => {
+    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal) => {
         concat!(
             "movdqa ", $t, ", ", $odd, "\n",
             "pshufb ", $t, ", xmmword ptr [rip + {consts} + 128]\n",
@@ -229,39 +233,33 @@ macro_rules! expand_step {
             "movdqa ", $u, ", ", $even, "\n", "pslldq ", $u, ", 4\n", "pxor ", $even, ", ", $u, "\n",
             "movdqa ", $u, ", ", $even, "\n", "pslldq ", $u, ", 8\n", "pxor ", $even, ", ", $u, "\n",
             "pxor ", $even, ", ", $t, "\n",
-            "movdqu xmmword ptr [r9 + ", $e, "], ", $even, "\n",
-        )
-    };
-    (sse, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal, $o:literal) => {
-        concat!(
-            expand_step!(sse, $even, $odd, $t, $u, $i, $e),
+            "movdqu xmmword ptr [r9 + 32 * ", $i, "], ", $even, "\n",
+            ".if ", $i, " < 7\n",
             "pshufd ", $t, ", ", $even, ", 0xff\n",
             "aesenclast ", $t, ", xmmword ptr [rip + {consts} + 144]\n",
             "movdqa ", $u, ", ", $odd, "\n", "pslldq ", $u, ", 4\n", "pxor ", $odd, ", ", $u, "\n",
             "movdqa ", $u, ", ", $odd, "\n", "pslldq ", $u, ", 8\n", "pxor ", $odd, ", ", $u, "\n",
             "pxor ", $odd, ", ", $t, "\n",
-            "movdqu xmmword ptr [r9 + ", $o, "], ", $odd, "\n",
+            "movdqu xmmword ptr [r9 + 32 * ", $i, " + 16], ", $odd, "\n",
+            ".endif\n",
         )
     };
-    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal) => {
+    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal) => {
         concat!(
             "vpshufb ", $t, ", ", $odd, ", xmmword ptr [rip + {consts} + 128]\n",
             "vaesenclast ", $t, ", ", $t, ", xmmword ptr [rip + {consts} + 144 + 16 * ", $i, "]\n",
             "vpslldq ", $u, ", ", $even, ", 4\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
             "vpslldq ", $u, ", ", $even, ", 8\n", "vpxor ", $even, ", ", $even, ", ", $u, "\n",
             "vpxor ", $even, ", ", $even, ", ", $t, "\n",
-            "vmovdqu xmmword ptr [r9 + ", $e, "], ", $even, "\n",
-        )
-    };
-    (vex, $even:literal, $odd:literal, $t:literal, $u:literal, $i:literal, $e:literal, $o:literal) => {
-        concat!(
-            expand_step!(vex, $even, $odd, $t, $u, $i, $e),
+            "vmovdqu xmmword ptr [r9 + 32 * ", $i, "], ", $even, "\n",
+            ".if ", $i, " < 7\n",
             "vpshufd ", $t, ", ", $even, ", 0xff\n",
             "vaesenclast ", $t, ", ", $t, ", xmmword ptr [rip + {consts} + 144]\n",
             "vpslldq ", $u, ", ", $odd, ", 4\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
             "vpslldq ", $u, ", ", $odd, ", 8\n", "vpxor ", $odd, ", ", $odd, ", ", $u, "\n",
             "vpxor ", $odd, ", ", $odd, ", ", $t, "\n",
-            "vmovdqu xmmword ptr [r9 + ", $o, "], ", $odd, "\n",
+            "vmovdqu xmmword ptr [r9 + 32 * ", $i, " + 16], ", $odd, "\n",
+            ".endif\n",
         )
     };
 }
@@ -269,7 +267,7 @@ pub(super) use expand_step;
 
 /// The whole expansion of a key held in round keys 0 and 1 into round keys 2
 /// to 14 at `r9` (round keys 0 and 1 are stored by the caller): the seven
-/// steps in order, each `$step!(i, e[, o])`, `$step` being the caller's
+/// steps in order, each `$step!(i)`, `$step` being the caller's
 /// [`expand_step`] on its registers. The seed mix makes all seven; the
 /// keystream kernels spread them over their groups of blocks and make those
 /// left with [`expand_rest`], which enters this list at the labels `12:` to
@@ -278,13 +276,13 @@ pub(super) use expand_step;
 macro_rules! expand_all {
     ($step:ident) => {
         concat!(
-            $step!("1", "32", "48"),
-            "12:\n", $step!("2", "64", "80"),
-            "13:\n", $step!("3", "96", "112"),
-            "14:\n", $step!("4", "128", "144"),
-            "15:\n", $step!("5", "160", "176"),
-            "16:\n", $step!("6", "192", "208"),
-            "17:\n", $step!("7", "224"),
+            $step!("1"),
+            "12:\n", $step!("2"),
+            "13:\n", $step!("3"),
+            "14:\n", $step!("4"),
+            "15:\n", $step!("5"),
+            "16:\n", $step!("6"),
+            "17:\n", $step!("7"),
         )
     };
 }
@@ -313,12 +311,84 @@ macro_rules! expand_rest {
 }
 pub(super) use expand_rest;
 
+/// The rest of the AES-NI and VAES-256 kernels after their setup: every
+/// block, in groups of `$n`, and the next key's expansion, two steps in
+/// each of the first four groups (counted in `r11`), the rest by
+/// [`expand_rest`]. Expects `rdx` the block count, `rsi` the output, the
+/// counters ready for `$group`, and the next key's counter blocks in the
+/// registers `$more`, which go through the rounds of the first group (or
+/// of the only, partial one). Uses the labels `2:`, `3:`, `5:`, `18:`,
+/// `19:` and those of [`expand_rest`], and these macros of the kernel:
+/// - `$group!([regs], step1, step2, store)`: the next `$n` counter blocks
+///   (and the registers `regs`) through the 14 rounds, with the expansion
+///   steps `step1` and `step2` (or nothing) among them, then `store`;
+/// - `$step!(i)`: [`expand_step`] on the kernel's registers;
+/// - `$store_group!()`: stores a whole group at `rsi`, moves `rsi` on and
+///   subtracts `$n` from `rdx`;
+/// - `$store_part!(label)`: stores the first `rdx` (below `$n`) blocks of
+///   a group, then jumps to `label` with `rdx` zero;
+/// - `$key_out!()`: stores the next key (round keys 0 and 1) from `$more`
+///   at `r9` and leaves it in `$step`'s registers.
+#[rustfmt::skip] // one assembly line per source line
+macro_rules! group_schedule {
+    (
+        $n:literal, [$($more:literal),*],
+        $group:ident, $step:ident, $store_group:ident, $store_part:ident, $key_out:ident
+    ) => {
+        concat!(
+            "cmp rdx, ", $n, "\n",
+            "jb 18f\n",
+            $group!([$($more),*], "", "", $store_group!()),
+            $key_out!(),
+            // Two expansion steps per group while there are groups (a step
+            // is a chain of a few dependent instructions, a group 112
+            // independent AES instructions); r11 counts the steps made. The
+            // steps left when the groups run out come after the last blocks
+            // (label 5), so that those blocks are under way while the steps
+            // wait for one another.
+            "xor r11d, r11d\n",
+            "cmp rdx, ", $n, "\n", "jb 3f\n",
+            $group!([], $step!("1"), $step!("2"), $store_group!()), "add r11d, 2\n",
+            "cmp rdx, ", $n, "\n", "jb 3f\n",
+            $group!([], $step!("3"), $step!("4"), $store_group!()), "add r11d, 2\n",
+            "cmp rdx, ", $n, "\n", "jb 3f\n",
+            $group!([], $step!("5"), $step!("6"), $store_group!()), "add r11d, 2\n",
+            "cmp rdx, ", $n, "\n", "jb 3f\n",
+            $group!([], $step!("7"), "", $store_group!()), "inc r11d\n",
+            "2:\n",
+            "cmp rdx, ", $n, "\n",
+            "jb 3f\n",
+            $group!([], "", "", $store_group!()),
+            "jmp 2b\n",
+            // Fewer than `$n` blocks left: one more group, of which only
+            // those are stored (the blocks run side by side, not one after
+            // another).
+            "3:\n",
+            "test rdx, rdx\n",
+            "jz 5f\n",
+            $group!([], "", "", $store_part!("5")),
+            // Fewer than `$n` blocks in all: the next key goes through the
+            // rounds of their group (also when there are none), then its
+            // expansion.
+            "18:\n",
+            $group!([$($more),*], "", "", $store_part!("19")),
+            "19:\n",
+            $key_out!(),
+            "xor r11d, r11d\n",
+            "5:\n",
+            // The expansion steps the groups did not make: from step r11 + 1.
+            $crate::keystream::x86::expand_rest!($step),
+        )
+    };
+}
+pub(super) use group_schedule;
+
 /// An expansion step of the seed mix on xmm1 (even round key) and xmm3
 /// (odd), scratch xmm2 and xmm4.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! mix_step {
-    ($i:literal, $e:literal $(, $o:literal)?) => {
-        expand_step!(sse, "xmm1", "xmm3", "xmm2", "xmm4", $i, $e $(, $o)?)
+    ($i:literal) => {
+        expand_step!(sse, "xmm1", "xmm3", "xmm2", "xmm4", $i)
     };
 }
 

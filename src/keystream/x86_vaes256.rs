@@ -3,7 +3,7 @@
 
 use super::RoundKeys;
 use super::x86::{C_BSWAP, C_COUNTERS, C_TWO, CONSTS, Progress, expand_step};
-use super::x86::{expand_rest, rseq_begin, rseq_end};
+use super::x86::{group_schedule, rseq_begin, rseq_end};
 
 /// One round with the round key at `$off` on ymm0..ymm7 and on the extra
 /// registers named (the next key's blocks, in the first group).
@@ -133,8 +133,8 @@ macro_rules! key_out {
 /// xmm14 and xmm15.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! step {
-    ($i:literal, $e:literal $(, $o:literal)?) => {
-        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i, $e $(, $o)?)
+    ($i:literal) => {
+        expand_step!(vex, "xmm12", "xmm13", "xmm14", "xmm15", $i)
     };
 }
 
@@ -170,46 +170,8 @@ pub(super) unsafe extern "sysv64" fn keystream(
         "vmovq xmm13, rcx",
         "vinserti128 ymm13, ymm13, xmm13, 1",
         "vpaddq ymm9, ymm9, ymm13",
-        "cmp rdx, 16",
-        "jb 18f",
-        group!(["ymm12"], "", "", store_group!()),
-        key_out!(),
-        // Two expansion steps per group while there are groups (a step is
-        // a chain of a few dependent instructions, a group 112 independent
-        // `vaesenc`); r11 counts the steps made. The steps left when the groups run out come after the last
-        // blocks (label 5), so that those blocks are under way while the
-        // steps wait for one another.
-        "xor r11d, r11d",
-        "cmp rdx, 16", "jb 3f",
-        group!([], step!("1", "32", "48"), step!("2", "64", "80"), store_group!()), "add r11d, 2",
-        "cmp rdx, 16", "jb 3f",
-        group!([], step!("3", "96", "112"), step!("4", "128", "144"), store_group!()), "add r11d, 2",
-        "cmp rdx, 16", "jb 3f",
-        group!([], step!("5", "160", "176"), step!("6", "192", "208"), store_group!()), "add r11d, 2",
-        "cmp rdx, 16", "jb 3f",
-        group!([], step!("7", "224"), "", store_group!()), "inc r11d",
-        "2:",
-        "cmp rdx, 16",
-        "jb 3f",
-        group!([], "", "", store_group!()),
-        "jmp 2b",
-        // Fewer than 16 blocks left: one more group, of which only those
-        // are stored (the blocks run side by side, not one pair after
-        // another).
-        "3:",
-        "test rdx, rdx",
-        "jz 5f",
-        group!([], "", "", store_part!("5")),
-        // Fewer than 16 blocks in all: the next key goes through the rounds
-        // of their group (also when there are none), then its expansion.
-        "18:",
-        group!(["ymm12"], "", "", store_part!("19")),
-        "19:",
-        key_out!(),
-        "xor r11d, r11d",
-        "5:",
-        // The expansion steps the groups did not make: from step r11 + 1.
-        expand_rest!(step),
+        // Every block, in groups of 16, and the next key's expansion.
+        group_schedule!("16", ["ymm12"], group, step, store_group, store_part, key_out),
         rseq_end!("vzeroall\n"),
         consts = sym CONSTS,
         bswap = const C_BSWAP,

@@ -111,8 +111,8 @@ macro_rules! store8 {
 /// xmm13 and xmm14.
 #[rustfmt::skip] // one assembly line per source line
 macro_rules! step {
-    ($i:literal, $e:literal $(, $o:literal)?) => {
-        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $i, $e $(, $o)?)
+    ($i:literal) => {
+        expand_step!(vex, "xmm11", "xmm12", "xmm13", "xmm14", $i)
     };
 }
 
@@ -167,13 +167,13 @@ pub(super) unsafe extern "sysv64" fn keystream(
         // while the steps wait for one another.
         "xor r11d, r11d",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("1", "32", "48"), step!("2", "64", "80")), "add r11d, 2",
+        group_expanding!(step!("1"), step!("2")), "add r11d, 2",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("3", "96", "112"), step!("4", "128", "144")), "add r11d, 2",
+        group_expanding!(step!("3"), step!("4")), "add r11d, 2",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("5", "160", "176"), step!("6", "192", "208")), "add r11d, 2",
+        group_expanding!(step!("5"), step!("6")), "add r11d, 2",
         "cmp rdx, 32", "jb 3f",
-        group_expanding!(step!("7", "224"), ""), "inc r11d",
+        group_expanding!(step!("7"), ""), "inc r11d",
         "2:",
         "cmp rdx, 32",
         "jb 3f",
