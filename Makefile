@@ -37,6 +37,9 @@ include mk/rust.mk
 -include mk/targets.mk
 -include mk/windows.mk
 
+# Make expands a rule's prerequisites where it reads the rule: every
+# TEST_TARGETS += comes before this line.
+TEST_TARGETS += test-help
 test: build $(TEST_TARGETS)
 	@echo "make test: all suites passed"
 
@@ -48,7 +51,6 @@ help:
 	@scripts/make-help.sh $(MAKEFILE_LIST)
 
 # The check, and a control: a fragment with an undocumented target must fail it.
-TEST_TARGETS += test-help
 test-help:
 	scripts/make-help.sh --check Makefile
 	@mkdir -p build
