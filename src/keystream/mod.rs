@@ -224,9 +224,11 @@ pub(crate) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
 }
 
 /// Copies the `n` bytes at `src` (keystream in a buffer) to `dst` and zeroes
-/// them at `src`, in one pass with the widest vectors the backend's CPU has
-/// (no calls: libc's memcpy and memset cost more than the copy itself at the
-/// sizes a buffer hands out). The zeroes stay: the buffer is read again.
+/// them at `src`, with the widest vectors the backend's CPU has: in one pass,
+/// or, for longer moves off the vector boundary, a copy and then a zeroing
+/// each on its own pointer's boundaries (`x86::SPLIT_FROM`). No calls:
+/// libc's memcpy and memset cost more than the copy itself at the sizes a
+/// buffer hands out. The zeroes stay: the buffer is read again.
 ///
 /// # Safety
 /// `src` is valid for reads and writes of `n` bytes, `dst` for writes, and

@@ -181,3 +181,59 @@ fn force_is_refused_once_a_key_exists() {
     }
     assert_eq!(backend(), current);
 }
+
+/// Every copy-out this CPU runs ([`move_out`], which picks by the chosen
+/// backend and the length, and each vector width directly): for lengths
+/// around every vector and word boundary and both sides of `SPLIT_FROM`, and
+/// for `src` and `dst` on and off every alignment a vector cares about,
+/// `dst` gets exactly the `n` bytes, they are zero at `src`, and nothing
+/// before or after either range changes.
+#[test]
+fn every_move_out_copies_exactly_and_zeroes_behind() {
+    type Move = unsafe fn(*mut u8, *mut u8, usize);
+    let mut moves: Vec<(&str, Move, usize)> = std::vec![("move_out", move_out, 0), ("words", move_out_words, 0)];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if x86::has_vaes256() {
+            moves.push(("256", x86::move_out_256, 32));
+        }
+        if x86::has_vaes512() {
+            moves.push(("512", x86::move_out_512, 64));
+        }
+    }
+    std::eprintln!("copy-outs tested on this CPU: {:?}", moves.iter().map(|m| m.0).collect::<Vec<_>>());
+    let lengths =
+        (0..=200).chain([255, 256, 257, 383, 447, 500, 511, 512, 513, 527, 575, 1000, 1023, 1024, 1025, 2047]);
+    let offsets = [0, 1, 7, 16, 31, 32, 33, 48, 63];
+    const PAD: usize = 64;
+    let pattern = |i: usize| (i * 7 + 1) as u8 | 1; // never zero
+    for n in lengths {
+        for (name, f, min) in &moves {
+            if n < *min {
+                continue;
+            }
+            for s_off in offsets {
+                for d_off in offsets {
+                    let mut src = std::vec![0u8; n + 2 * PAD + 64];
+                    let mut dst = std::vec![0u8; n + 2 * PAD + 64];
+                    // Offsets from a 64-byte boundary inside each vector.
+                    let s0 = PAD + s_off + (64 - src.as_ptr() as usize % 64) % 64;
+                    let d0 = PAD + d_off + (64 - dst.as_ptr() as usize % 64) % 64;
+                    src.iter_mut().enumerate().for_each(|(i, b)| *b = pattern(i));
+                    dst.iter_mut().for_each(|b| *b = 0xee);
+                    let before = src.clone();
+                    // SAFETY: `n` bytes from `s0` and `d0` lie inside the two
+                    // vectors (PAD and 64 spare bytes around them), which do
+                    // not overlap; `n` is at least the vector width of `f`.
+                    unsafe { f(src.as_mut_ptr().add(s0), dst.as_mut_ptr().add(d0), n) };
+                    let at = || std::format!("{name}: n {n}, src +{s_off}, dst +{d_off}");
+                    assert_eq!(&dst[d0..d0 + n], &before[s0..s0 + n], "copied bytes, {}", at());
+                    assert!(src[s0..s0 + n].iter().all(|&b| b == 0), "zeroed at src, {}", at());
+                    assert_eq!(&src[..s0], &before[..s0], "bytes before src, {}", at());
+                    assert_eq!(&src[s0 + n..], &before[s0 + n..], "bytes after src, {}", at());
+                    assert!(dst[..d0].iter().chain(&dst[d0 + n..]).all(|&b| b == 0xee), "bytes around dst, {}", at());
+                }
+            }
+        }
+    }
+}
