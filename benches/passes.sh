@@ -11,7 +11,9 @@
 #                            OUTDIR/criterion/pass-NN
 #   C                        the Google Benchmark program once, one repetition
 #                            of every benchmark in random order, into
-#                            OUTDIR/c/pass-NN.json
+#                            OUTDIR/c/pass-NN.json, its fills' destinations
+#                            0, 16, 32 or 48 bytes past a 64-byte boundary
+#                            in turn from one pass to the next
 #   Go                       each go test binary once (-test.count 1),
 #                            appended to OUTDIR/go-<name>.txt
 #
@@ -53,7 +55,7 @@ while [ "$i" -le "$passes" ]; do
 	# C: one repetition of every benchmark, in random order.
 	if [ -n "${BENCH_C:-}" ]; then
 		echo "== pass $pass" >>"$out/c.txt"
-		RANDP_BENCH_SO="${RANDP_SO:-}" "$BENCH_C" --benchmark_min_time="${C_MIN_TIME:-0.1}" \
+		RANDP_BENCH_SO="${RANDP_SO:-}" RANDP_BENCH_DST_OFFSET=$(((i - 1) % 4 * 16)) "$BENCH_C" --benchmark_min_time="${C_MIN_TIME:-0.1}" \
 			--benchmark_repetitions=1 --benchmark_enable_random_interleaving=true \
 			--benchmark_out="$out/c/pass-$pass.json" --benchmark_out_format=json >>"$out/c.txt" 2>&1
 	fi

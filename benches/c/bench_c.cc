@@ -46,15 +46,27 @@
 
 namespace {
 
+// Where every fill's destination starts: RANDP_BENCH_DST_OFFSET bytes (0 to
+// 63, 0 when unset) past a 64-byte boundary. make bench turns it through 0,
+// 16, 32 and 48 from one pass to the next (benches/passes.sh): the places a
+// 16-byte-aligned malloc gives, on and off the 32- and 64-byte boundaries
+// of vector stores, so that every row is measured at each of them and the
+// report can set the rows side by side by offset.
+size_t DstOffset() {
+  const char* s = std::getenv("RANDP_BENCH_DST_OFFSET");
+  return s ? std::strtoul(s, nullptr, 10) % 64 : 0;
+}
+
 void Fill(benchmark::State& state, const contestant* c, size_t size) {
-  std::vector<unsigned char> buf(size);
+  std::vector<unsigned char> mem(size + 128);
+  unsigned char* buf = mem.data() + (64 - reinterpret_cast<uintptr_t>(mem.data()) % 64) % 64 + DstOffset();
   size_t chunk = c->fill_max ? c->fill_max : size;
   for (auto _ : state) {
     for (size_t off = 0; off < size; off += chunk) {
       size_t n = size - off < chunk ? size - off : chunk;
-      c->fill(buf.data() + off, n);
+      c->fill(buf + off, n);
     }
-    benchmark::DoNotOptimize(buf.data());
+    benchmark::DoNotOptimize(buf);
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(size));
@@ -186,12 +198,14 @@ void RegisterAll() {
 }  // namespace
 
 // Usage: bench_c [google benchmark flags]; RANDP_BENCH_SO names the
-// librandp.so to dlopen for the randp_dlopen row.
+// librandp.so to dlopen for the randp_dlopen row, RANDP_BENCH_DST_OFFSET
+// where the fills' destinations start (DstOffset).
 int main(int argc, char** argv) {
   size_t n = 0;
   contestants_load(std::getenv("RANDP_BENCH_SO"), &n);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("dst_offset", std::to_string(DstOffset()));
   RegisterAll();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -21,6 +21,9 @@ type cSet struct {
 	passes  map[string][]int     // the pass (process) of each sample
 	missing map[string]string    // contestant key -> reason
 	context map[string]any
+	// dstOffset is where each pass's fill destinations started past a
+	// 64-byte boundary (benches/c's DstOffset), for the passes that say.
+	dstOffset map[int]int
 }
 
 // byPass is a benchmark's samples by pass.
@@ -129,11 +132,17 @@ func loadCBench(path string) (*cSet, error) {
 			Run  gbenchRun `json:"run"`
 		}{0, one})
 	}
-	s := &cSet{samples: map[string][]float64{}, passes: map[string][]int{}, missing: map[string]string{}}
+	s := &cSet{samples: map[string][]float64{}, passes: map[string][]int{}, missing: map[string]string{}, dstOffset: map[int]int{}}
 	for _, p := range merged.Passes {
 		doc := p.Run
 		if s.context == nil {
 			s.context = doc.Context
+		}
+		if v, ok := doc.Context["dst_offset"]; ok {
+			var off int
+			if _, err := fmt.Sscan(fmt.Sprint(v), &off); err == nil {
+				s.dstOffset[p.Pass] = off
+			}
 		}
 		for k, v := range doc.Context {
 			if key, ok := strings.CutPrefix(k, "missing:"); ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -140,6 +141,7 @@ func (r *report) cTables() {
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
+	r.cFillByOffset()
 	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
 
@@ -382,4 +384,76 @@ func seedNum(m map[string]float64, k string, f func(float64) string) string {
 		return f(v)
 	}
 	return ""
+}
+
+// cFillByOffset sets randp's and planet36/randp's fills side by side by
+// where the destination started (benches/c's DstOffset, turned from one
+// pass to the next), at the sizes where a copy out of a buffer decides the
+// call: whether either library's speed depends on the caller's alignment,
+// and whether randp wins at each. Nothing when the passes used one offset.
+func (r *report) cFillByOffset() {
+	c := r.res.c
+	if c == nil {
+		return
+	}
+	var offsets []int
+	seen := map[int]bool{}
+	for _, off := range c.dstOffset {
+		if !seen[off] {
+			seen[off] = true
+			offsets = append(offsets, off)
+		}
+	}
+	if len(offsets) < 2 {
+		return
+	}
+	sort.Ints(offsets)
+	head := []string{"Size"}
+	for _, off := range offsets {
+		head = append(head, fmt.Sprintf("destination +%d B: randp / planet36/randp", off))
+	}
+	t := &table{head: head}
+	for _, n := range cFillSizes() {
+		if n < 64 || n > 4096 {
+			continue
+		}
+		name := "fill_" + sizeName(n) + "/"
+		a, b := c.byPass(name+"randp"), c.byPass(name+"planet36")
+		cells := []string{fmtBytes(n)}
+		for _, off := range offsets {
+			var ra, rb []float64
+			fast := 0
+			for pass, v := range a {
+				w, ok := b[pass]
+				if !ok || c.dstOffset[pass] != off {
+					continue
+				}
+				ra, rb = append(ra, v), append(rb, w)
+				if v < w {
+					fast++
+				}
+			}
+			if len(ra) == 0 {
+				cells = append(cells, "")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%s / %s (randp faster in %d of %d)", ns(summarize(ra).Center), ns(summarize(rb).Center), fast, len(ra)))
+		}
+		t.row(cells...)
+	}
+	r.p("By where the destination starts past a 64-byte boundary: the passes turn it through %s bytes, one offset per process, so each column holds the processes ", joinInts(offsets))
+	r.p("that used it (medians of their calls, ns per call). A vector store that starts off its width's boundary can cross a cache line; ")
+	r.p("a row that differs from column to column depends on the caller's alignment.\n\n%s\n", t)
+}
+
+// joinInts writes 0, 16, 32 and 48.
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

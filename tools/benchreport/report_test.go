@@ -109,6 +109,51 @@ func TestMergeCPasses(t *testing.T) {
 	}
 }
 
+// TestFillByOffset: each pass's destination offset is read from its
+// context, and the fills are set side by side by offset, with the
+// processes counted per column; one offset only gives no table.
+func TestFillByOffset(t *testing.T) {
+	dir := t.TempDir()
+	times := []struct{ randp, p36 float64 }{{50, 60}, {55, 52}, {51, 61}, {56, 50}}
+	for i, tm := range times {
+		ctx := map[string]any{"dst_offset": fmt.Sprint(i % 2 * 16)}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), gbenchDoc(map[string]float64{"fill_512B/randp": tm.randp, "fill_512B/planet36": tm.p36}, ctx))
+	}
+	b, err := mergeCPasses(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := filepath.Join(t.TempDir(), "c.json")
+	writeFile(t, merged, string(b))
+	c, err := loadCBench(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.dstOffset[1] != 0 || c.dstOffset[2] != 16 || c.dstOffset[4] != 16 {
+		t.Fatalf("offsets by pass = %v", c.dstOffset)
+	}
+	r := &report{res: &results{c: c}}
+	r.cFillByOffset()
+	out := r.b.String()
+	for _, want := range []string{
+		"destination +0 B: randp / planet36/randp",
+		"destination +16 B: randp / planet36/randp",
+		"| 512 B | 50.5 ns / 60.5 ns (randp faster in 2 of 2) | 55.5 ns / 51.0 ns (randp faster in 0 of 2) |",
+		"0 and 16 bytes",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	for p := range c.dstOffset {
+		c.dstOffset[p] = 32
+	}
+	r = &report{res: &results{c: c}}
+	if r.cFillByOffset(); r.b.Len() != 0 {
+		t.Errorf("one offset gave a table:\n%s", r.b.String())
+	}
+}
+
 func critEntry(t *testing.T, home, group, fn string, median, lo, hi float64) {
 	t.Helper()
 	d := filepath.Join(home, group, fn, "new")
