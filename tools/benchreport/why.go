@@ -316,8 +316,8 @@ func (r *report) wordWhy(w wordFloor) {
 	r.p("%s\n", t)
 	r.p("`copyzero_u64` is the least a call to any generator that keeps its buffer per thread and erases what it hands out costs, ")
 	r.p("keystream aside: it loads a thread-local index, loads one word and zeroes it, and stores the index back, and the next call's ")
-	r.p("load of the index waits for that store. randp's call adds the marks that keep signal handlers and forks out of a running call ")
-	r.p("and its share of each refill; ")
+	r.p("load of the index waits for that store. randp's call adds the guards that keep signal handlers and forks out of a running call ")
+	r.p("(two stores to the thread's word and a load of the state's `live` word) and its share of each refill; ")
 	if gap := w.dlopen.Center - w.floor(); gap > 0 {
 		r.p("together %s above the floor", ns(gap))
 	} else {
@@ -358,8 +358,21 @@ func (r *report) rustWhy(w rustWords) {
 	} else {
 		r.p("On this CPU that floor takes %s× `ThreadRng`'s time, below the target of %s×. ", sig(f), sig(rustU32Target))
 	}
-	r.p("randp's `u32` adds %s to it: the marks that keep signal handlers and forks out of a running call (two stores to the thread's word) ", ns(w.u32.Center-w.handout.Center))
-	r.p("and its share of each refill.")
+	r.p("randp's `u32` adds %s to it: the guards that keep signal handlers and forks out of a running call (two stores to the thread's word ", ns(w.u32.Center-w.handout.Center))
+	r.p("around the handout and, after it, a load of the state's `live` word, which a fork or a dropped page zeroes) and its share of each refill")
+	if _, ceil := r.res.ceil.widest(); ceil.ok() {
+		ks := 4 * ceil.Lo / (1 << 20)
+		r.p(", of which the keystream of its 4 bytes at the ceiling alone is %s. ", ns(ks))
+		floor := w.handout.Center + ks
+		r.p("The handout and that keystream together take %s, %s× `ThreadRng`'s time", ns(floor), sig(floor/w.thread.Center))
+		if left := rustU32Target*w.thread.Center - floor; left > 0 {
+			r.p(": the target leaves %s for the guards and the rest of the refill, which take %s here.", ns(left), ns(w.u32.Center-floor))
+		} else {
+			r.p(", above the target: no generator of AES-256 keystream that erases what it hands out from a per-thread buffer meets it here.")
+		}
+	} else {
+		r.p(".")
+	}
 	if w.lt.ok() && w.threadLt.ok() {
 		r.p(" `lt_u32` is one such word and Lemire's multiply (rarely, a second word): randp's `lt_u32` takes %s more than its `u32`, ", ns(w.lt.Center-w.u32.Center))
 		r.p("`ThreadRng`'s `random_range` %s more than its `next_u32`.", ns(w.threadLt.Center-w.thread.Center))
