@@ -73,11 +73,11 @@ func (w wordFloor) floor() float64 { return w.handout.Lo + w.keystream }
 func (r *report) wordMiss() (wordFloor, bool) {
 	c := r.res.c
 	w := wordFloor{dlopen: c.get("u64/randp_dlopen"), static: c.get("u64/randp"), handout: c.get("copyzero_u64/copyzero")}
-	_, ceil := r.res.ceil.widest()
-	if !w.dlopen.ok() || w.dlopen.Center <= wordTarget || !w.handout.ok() || !ceil.ok() {
+	perByte, ceilKnown := r.res.ceil.perByte()
+	if !w.dlopen.ok() || w.dlopen.Center <= wordTarget || !w.handout.ok() || !ceilKnown {
 		return w, false
 	}
-	w.keystream = 8 * ceil.Lo / (1 << 20)
+	w.keystream = 8 * perByte
 	return w, true
 }
 
@@ -152,11 +152,11 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 	if res.peers["planet36-randp"] != "" {
 		return nil, "", 0
 	}
-	kernel, ceil := res.ceil.widest()
-	if !ceil.ok() {
+	kernel, _ = res.ceil.widest()
+	perByte, ceilKnown := res.ceil.perByte()
+	if !ceilKnown {
 		return nil, "", 0
 	}
-	perByte = ceil.Lo / (1 << 20)
 	call, callKnown := r.callCost(perByte)
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		name := "fill_" + sizeName(n) + "/"
@@ -360,8 +360,8 @@ func (r *report) rustWhy(w rustWords) {
 	}
 	r.p("randp's `u32` adds %s to it: the guards that keep signal handlers and forks out of a running call (two stores to the thread's word ", ns(w.u32.Center-w.handout.Center))
 	r.p("around the handout and, after it, a load of the state's `live` word, which a fork or a dropped page zeroes) and its share of each refill")
-	if _, ceil := r.res.ceil.widest(); ceil.ok() {
-		ks := 4 * ceil.Lo / (1 << 20)
+	if perByte, ok := r.res.ceil.perByte(); ok {
+		ks := 4 * perByte
 		r.p(", of which the keystream of its 4 bytes at the ceiling alone is %s. ", ns(ks))
 		floor := w.handout.Center + ks
 		r.p("The handout and that keystream together take %s, %s× `ThreadRng`'s time", ns(floor), sig(floor/w.thread.Center))
