@@ -28,6 +28,11 @@ type bufMem = generator
 var noBuffer bufMem
 
 // Uint64 returns 64 uniform, unpredictable bits.
+//
+// It is nosplit, as is Int63, for the reason given on the cgo path's
+// (buffers_cgo.go): its one call, the refill, checks the stack itself.
+//
+//go:nosplit
 func (s *Buffered) Uint64() uint64 {
 	// The fast path loads the word, stores zero over it and moves i on; i
 	// is always below 124, so i&255 is i and proves the index in bounds.
@@ -45,6 +50,8 @@ func (s *Buffered) Uint64() uint64 {
 }
 
 // Int63 returns a non-negative int64 with 63 uniform, unpredictable bits.
+//
+//go:nosplit
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
 	if g := s.mem; g != nil {
