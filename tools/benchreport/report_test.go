@@ -323,7 +323,8 @@ func fullResults(t *testing.T, passes int, purego string) string {
 			randpNames = append(randpNames, "ReadSweep/"+im+"/"+sizeName(n))
 		}
 	}
-	randpNames = append(randpNames, "MathRand", "RandpBufRand", "CryptoRand", "Uint32N", "V2Uint64/src=RandpSource", "V2Uint64/src=ChaCha8", "V2Uint64/src=PCG")
+	randpNames = append(randpNames, "MathRand", "RandpBufRand", "CryptoRand", "Uint32N", "V2Uint64/src=RandpSource", "V2Uint64/src=ChaCha8", "V2Uint64/src=PCG",
+		"ReadGuard/op=none", "ReadGuard/op=pin", "ReadGuard/op=swap")
 	goNs := func(n string) float64 {
 		switch {
 		case strings.HasPrefix(n, "RandpRead/"):
@@ -334,6 +335,12 @@ func fullResults(t *testing.T, passes int, purego string) string {
 			return parseSize(n[strings.LastIndexByte(n, '/')+1:]) / 10
 		case n == "V2Uint64/src=PCG":
 			return 90
+		case n == "ReadGuard/op=none":
+			return 1.5
+		case n == "ReadGuard/op=pin":
+			return 5
+		case n == "ReadGuard/op=swap":
+			return 7.5
 		}
 		return 100
 	}
@@ -347,7 +354,7 @@ func fullResults(t *testing.T, passes int, purego string) string {
 		"function                                      frame\n"+
 		"math/rand/v2.(*ChaCha8).Uint64                size=84 args=0x8 locals=0x10\n"+
 		"math/rand/v2.(*PCG).Uint64                    nosplit size=132 args=0x8 locals=0x0\n"+
-		"github.com/randp/randp/go.(*Buffered).Uint64  size=98 args=0x8 locals=0x10\n")
+		"github.com/randp/randp/go.(*Buffered).Uint64  nosplit size=98 args=0x8 locals=0x10\n")
 	return dir
 }
 
@@ -390,7 +397,9 @@ func TestMissesExplained(t *testing.T) {
 	}
 	for _, want := range []string{"randp's `Buffered` 45, PCG 42, ChaCha8 59",
 		"| `math/rand/v2.(*PCG).Uint64` | `nosplit size=132 args=0x8 locals=0x0` | yes: no frame, no stack-bound check |",
-		"| `github.com/randp/randp/go.(*Buffered).Uint64` | `size=98 args=0x8 locals=0x10` | no |"} {
+		"| `math/rand/v2.(*ChaCha8).Uint64` | `size=84 args=0x8 locals=0x10` | no: a frame and a stack-bound check |",
+		"| `github.com/randp/randp/go.(*Buffered).Uint64` | `nosplit size=98 args=0x8 locals=0x10` | no: a frame, no stack-bound check |",
+		"randp's is marked nosplit, which drops the check"} {
 		if !strings.Contains(why, want) {
 			t.Errorf("the rand/v2 profile lacks %q:\n%s", want, why)
 		}
@@ -400,6 +409,20 @@ func TestMissesExplained(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("the targets table lacks %q", want)
 		}
+	}
+	// Go Read: randp 10 ns, the reader 7 ns, the pin pair 3.5 ns beyond an
+	// empty call: less the pin, randp's Read is under the reader.
+	read := why[strings.Index(why, "### "+hWhyRead):strings.Index(why, "### "+hWhyWord)]
+	for _, want := range []string{"| randp `Read`, 4 B | 10.0 ns", "| pure-Go AES-CTR reader, 8 B | 7.04 ns",
+		"| `procPin` and `procUnpin`, as `Read` makes them (`ReadGuard/op=pin`) | 5.04 ns",
+		"The pin pair costs 3.50 ns per call beyond an empty call; owning a shared buffer with an atomic swap instead costs 6.00 ns.",
+		"6.54 ns at 4 B (the reader 7.04 ns)", "what the row misses by is the pin pair"} {
+		if !strings.Contains(read, want) {
+			t.Errorf("the Go Read profile lacks %q:\n%s", want, read)
+		}
+	}
+	if want := "4 B, randp (goroutine-safe) / a pure-Go AES-CTR reader, time | 1.43× | ≤ 1.0× | **no** ([profile](" + anchor(hWhyRead) + ")) |"; !strings.Contains(md, want) {
+		t.Errorf("the targets table lacks %q:\n%s", want, md[strings.Index(md, "Go `Read` 4 B"):][:300])
 	}
 	word := why[strings.Index(why, "### "+hWhyWord):]
 	for _, want := range []string{"took 3.42 ns (median of 10 processes), 0.42 ns over the target of 3.00 ns.",

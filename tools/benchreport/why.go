@@ -9,7 +9,8 @@ import (
 // The profiles behind the targets this run misses where the peer does
 // less than randp's guarantees require, from measurements of the same run:
 // the C fills against planet36/randp (3 AES rounds, a 256 B pool), the Go
-// rand/v2 Source against PCG (a predictable leaf), Rust u32 and lt_u32
+// rand/v2 Source against PCG (a predictable leaf), the goroutine-safe Go
+// Read against a reader of one goroutine's own, Rust u32 and lt_u32
 // against ThreadRng (whose buffer keeps what it hands out), and randp_u64
 // through dlopen against its bound; the last two beside a thread-local
 // word loaded and zeroed with no generator.
@@ -20,6 +21,7 @@ const (
 	hWhyV2   = "Go rand/v2 Source against PCG"
 	hWhyWord = "C randp_u64 through a dlopen'ed library"
 	hWhyRust = "Rust u32 and lt_u32 against ThreadRng"
+	hWhyRead = "Go Read of a few bytes against a per-goroutine reader"
 )
 
 // rustU32Target and rustLtTarget are issue 20's bounds on randp's u32 and
@@ -202,7 +204,8 @@ func (r *report) missesExplained() {
 	v2 := r.v2Explained() && r.v2Missed()
 	word, wordMissed := r.wordMiss()
 	rust, u32Missed, ltMissed := r.rustWordMiss()
-	if len(floors) == 0 && !v2 && !wordMissed && !u32Missed && !ltMissed {
+	reads := r.goReadMissed()
+	if len(floors) == 0 && !v2 && !wordMissed && !u32Missed && !ltMissed && len(reads) == 0 {
 		return
 	}
 	r.p("## %s\n\n", hWhy)
@@ -211,6 +214,9 @@ func (r *report) missesExplained() {
 	}
 	if v2 {
 		r.v2Why()
+	}
+	if len(reads) > 0 {
+		r.goReadWhy(reads)
 	}
 	if wordMissed {
 		r.wordWhy(word)
@@ -291,13 +297,16 @@ func (r *report) v2Why() {
 	r.p(". The stack frames the compiler gives each `Uint64` (`go build -gcflags=-S`):\n\n")
 	t := &table{head: []string{"Method", "Frame", "Leaf"}}
 	for _, f := range o.order {
-		t.row("`"+f+"`", "`"+o.frames[f]+"`", map[bool]string{true: "yes: no frame, no stack-bound check", false: "no"}[leaf(o.frames[f])])
+		t.row("`"+f+"`", "`"+o.frames[f]+"`", frameKind(o.frames[f]))
 	}
 	r.p("%s\n", t)
 	r.p("PCG's `Uint64` computes its value and calls nothing, so it is a leaf: no frame and no stack-bound check. ")
-	r.p("A Source that hands out a buffer must be able to call its refill, and from that call the compiler gives the method a frame and a ")
-	r.p("stack-bound check, paid at every value, refill or not: ChaCha8's `Uint64` has them as well. ")
-	r.p("randp's fast path beyond them is a load, the zeroing store that erasure needs and the count's update.\n\n")
+	r.p("A Source that hands out a buffer must be able to call its refill, and for that call the compiler gives the method a frame, ")
+	r.p("set up and torn down at every value, refill or not, and a stack-bound check: ChaCha8's `Uint64` has both. ")
+	if f := o.frames[r.bufferedUint64()]; strings.HasPrefix(f, "nosplit ") {
+		r.p("randp's is marked nosplit, which drops the check (its one call, the refill, checks the stack itself) but not the frame. ")
+	}
+	r.p("randp's fast path beyond the frame is a load, the zeroing store that erasure needs and the count's update.\n\n")
 }
 
 func (r *report) wordWhy(w wordFloor) {
@@ -378,4 +387,79 @@ func (r *report) rustWhy(w rustWords) {
 		r.p("`ThreadRng`'s `random_range` %s more than its `next_u32`.", ns(w.threadLt.Center-w.thread.Center))
 	}
 	r.p("\n\n")
+}
+
+// frameKind says what a frame line from the compiler costs each call.
+func frameKind(frame string) string {
+	switch {
+	case leaf(frame):
+		return "yes: no frame, no stack-bound check"
+	case strings.HasPrefix(frame, "nosplit "):
+		return "no: a frame, no stack-bound check"
+	}
+	return "no: a frame and a stack-bound check"
+}
+
+// goReadTargets are the Go Read rows with a target against the pure-Go AES-CTR
+// reader, as the Go benchmarks name them.
+var goReadTargets = []string{"4b", "8b", "32b"}
+
+// goReadMissed returns the Go Read sizes whose target this run misses (randp
+// slower than the reader by the medians), when the run has the ReadGuard
+// rows that explain them.
+func (r *report) goReadMissed() []string {
+	g := r.res.goRandp
+	if !g.get("ReadGuard/op=none").ok() || !g.get("ReadGuard/op=pin").ok() {
+		return nil
+	}
+	var missed []string
+	for _, sz := range goReadTargets {
+		if v, _ := ratioOf(g.get("RandpRead/"+sz), g.get("AESCTRRead/"+sz)); v > 1 {
+			missed = append(missed, sz)
+		}
+	}
+	return missed
+}
+
+func (r *report) goReadWhy(missed []string) {
+	g := r.res.goRandp
+	none, pin, swap := g.get("ReadGuard/op=none"), g.get("ReadGuard/op=pin"), g.get("ReadGuard/op=swap")
+	r.p("### %s\n\n", hWhyRead)
+	r.p("`randp.Read` is safe for concurrent use. A read below 512 bytes takes its bytes from the buffer of the calling goroutine's P ")
+	r.p("(the runtime's scheduling context), pinned to it with `runtime.procPin` and `procUnpin`, two calls into the runtime, so that no ")
+	r.p("other goroutine uses that buffer meanwhile. The pure-Go AES-CTR reader belongs to one goroutine and synchronises nothing. ")
+	r.p("Per call on the %s, in the same processes, each called through a func value with the slice of the Read rows ", r.cpuName())
+	r.p("(`ReadGuard`: functions of `Read`'s signature that do nothing but their synchronisation, on 4 bytes):\n\n")
+	t := &table{head: []string{"Call", "Time"}}
+	for _, sz := range missed {
+		n := fmtBytes(parseSize(sz))
+		t.row("randp `Read`, "+n, spread(g.get("RandpRead/"+sz)))
+		t.row("pure-Go AES-CTR reader, "+n, spread(g.get("AESCTRRead/"+sz)))
+	}
+	t.row("an empty function (`ReadGuard/op=none`)", spread(none))
+	t.row("`procPin` and `procUnpin`, as `Read` makes them (`ReadGuard/op=pin`)", spread(pin))
+	if swap.ok() {
+		t.row("an atomic swap and a store on a word of its own (`ReadGuard/op=swap`)", spread(swap))
+	}
+	r.p("%s\n", t)
+	cost := pin.Center - none.Center
+	r.p("The pin pair costs %s per call beyond an empty call", ns(cost))
+	if swap.ok() {
+		r.p("; owning a shared buffer with an atomic swap instead costs %s", ns(swap.Center-none.Center))
+	}
+	r.p(". Go has no goroutine-local storage, so a goroutine-safe `Read` that hands out bytes from a shared buffer owns it for the ")
+	r.p("length of the call in one of these two ways, and a reader of one goroutine's own pays neither. Less the pin pair, randp's `Read` takes ")
+	var parts []string
+	within := true
+	for _, sz := range missed {
+		less, rd := g.get("RandpRead/"+sz).Center-cost, g.get("AESCTRRead/"+sz).Center
+		parts = append(parts, fmt.Sprintf("%s at %s (the reader %s)", ns(less), fmtBytes(parseSize(sz)), ns(rd)))
+		within = within && less <= rd
+	}
+	r.p("%s", strings.Join(parts, ", "))
+	if within {
+		r.p(": what the row misses by is the pin pair, the price of goroutine safety.\n\n")
+	} else {
+		r.p(": above the reader even without the pin pair, so part of the miss is randp's handout itself.\n\n")
+	}
 }
