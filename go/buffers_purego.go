@@ -115,7 +115,14 @@ func newShard() *shard {
 
 // Uint64 returns 64 uniform, unpredictable bits as a uint64.
 func Uint64() uint64 {
-	sh, ok := pinned(procPin())
+	// Pinned through the hint as Read is (perp.go).
+	var here byte
+	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
+	pid := procPin()
+	sh, ok := slot.Load(), true
+	if !isShardOf(sh, pid) {
+		sh, ok = rehint(slot, pid)
+	}
 	if !ok {
 		pinSlow()
 		return Uint64()

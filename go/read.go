@@ -1,6 +1,9 @@
 package randp
 
-import "io"
+import (
+	"io"
+	"unsafe"
+)
 
 // readDirectMin is the length from which Read skips the per-P buffers: on
 // the cgo path randp_read writes straight into the caller's slice, as above
@@ -41,9 +44,16 @@ func Read(b []byte) (n int, err error) {
 	}
 	// A short read takes its bytes from the calling P's buffer (cgo) or
 	// generator (pure Go), pinned as Uint64 is, here in Read itself so that
-	// it costs one call: one bounds check finds the shard, one comparison
-	// that it holds what b needs. Otherwise readShort refills it.
-	sh, ok := pinned(procPin())
+	// it costs one call: the hint is checked to be the P's shard (perp.go),
+	// one comparison that it holds what b needs. Otherwise readShort refills
+	// it.
+	var here byte
+	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
+	pid := procPin()
+	sh, ok := slot.Load(), true
+	if !isShardOf(sh, pid) {
+		sh, ok = rehint(slot, pid)
+	}
 	if !ok {
 		pinSlow()
 		return Read(b)

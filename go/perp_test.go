@@ -1,0 +1,93 @@
+package randp
+
+import (
+	"encoding/binary"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+)
+
+// TestHintOfAnotherPIsNotUsed: a hint slot holding a shard that is not the
+// calling P's (another P's, noShard, none) fails the check, and rehint
+// returns the P's own shard and leaves it in the slot.
+func TestHintOfAnotherPIsNotUsed(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	procPin()
+	pinSlow() // makes every P's shard, and unpins
+	var here byte
+	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
+	s := *shards.Load()
+	pid := procPin()
+	defer procUnpin()
+	// Where no page can be kept (as under qemu-user) every P's shard is
+	// noShard, which is then the right hint, not a wrong one.
+	for _, wrong := range []*shard{s[(pid+1)%len(s)], &noShard, nil} {
+		if wrong == s[pid] {
+			continue
+		}
+		slot.Store(wrong)
+		if isShardOf(wrong, pid) {
+			t.Fatalf("isShardOf(%p, %d) = true; P %d's shard is %p", wrong, pid, pid, s[pid])
+		}
+		if sh, ok := rehint(slot, pid); !ok || sh != s[pid] {
+			t.Fatalf("rehint = %p, %v; want P %d's shard %p", sh, ok, pid, s[pid])
+		}
+		if got := slot.Load(); got != s[pid] || !isShardOf(got, pid) {
+			t.Fatalf("after rehint the slot holds %p; want %p", got, s[pid])
+		}
+	}
+}
+
+// TestPoisonedHintsKeepValuesDistinct keeps every hint slot pointing at P
+// 0's shard while goroutines on every P draw from Uint64 and Read: a
+// goroutine on another P that used its hint unchecked would share P 0's
+// buffer with the goroutines pinned there, and the same bytes would be
+// handed out twice.
+func TestPoisonedHintsKeepValuesDistinct(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	procPin()
+	pinSlow() // makes every P's shard, and unpins
+	p0 := (*shards.Load())[0]
+	var stop atomic.Bool
+	poisoned := make(chan struct{})
+	go func() {
+		defer close(poisoned)
+		for !stop.Load() {
+			for i := range hints {
+				hints[i].Store(p0)
+			}
+			runtime.Gosched()
+		}
+	}()
+	const goroutines, rounds = 8, 20000
+	vals := make([][]uint64, goroutines)
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b [16]byte
+			got := make([]uint64, 0, 3*rounds)
+			for range rounds {
+				got = append(got, Uint64())
+				Read(b[:])
+				got = append(got, binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:]))
+			}
+			vals[g] = got
+		}()
+	}
+	wg.Wait()
+	stop.Store(true)
+	<-poisoned
+	seen := make(map[uint64]bool, goroutines*3*rounds)
+	for _, vs := range vals {
+		for _, v := range vs {
+			if seen[v] {
+				t.Fatalf("value %#x handed out twice", v)
+			}
+			seen[v] = true
+		}
+	}
+}
