@@ -103,8 +103,8 @@ func (s *libcBufSource) Int63() int64 {
 }
 
 // bufferOnlySource hands out words as randp.Buffered does (one load, one
-// store of zero and one index update, in a method that calls its refill) but
-// refills from a counter instead of the keystream. It is not a generator: it
+// store of zero and one index update, in a nosplit method that calls its
+// refill) but refills from a counter instead of the keystream. It is not a generator: it
 // shows what randp.Source costs without the cipher, which splits randp's time
 // into the buffer's share and the keystream's.
 type bufferOnlySource struct {
@@ -114,6 +114,7 @@ type bufferOnlySource struct {
 	buf [512]uint64
 }
 
+//go:nosplit
 func (s *bufferOnlySource) Uint64() uint64 {
 	if i := s.n - 1; i < uint(len(s.buf)) {
 		v := s.buf[i]
