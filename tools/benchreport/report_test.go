@@ -617,3 +617,54 @@ func TestReportPurego(t *testing.T) {
 		t.Error("cgo numbers shown as pure-Go")
 	}
 }
+
+// TestGoReadWhy: a Go Read miss that the pin pair does not account for says
+// so, and a run that meets the Go Read targets has no such section.
+func TestGoReadWhy(t *testing.T) {
+	dir := fullResults(t, 10, "not measured: this tree's Go module has no pure-Go path")
+	path := filepath.Join(dir, "go-randp.txt")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := string(b)
+	cheap := orig
+	for p := 0; p < 10; p++ {
+		// The pin pair 1 ns beyond the empty call, not 3.5.
+		cheap = strings.ReplaceAll(cheap, fmt.Sprintf("BenchmarkReadGuard/op=pin-2\t1000\t%.3f ", 5+float64(p)/100),
+			fmt.Sprintf("BenchmarkReadGuard/op=pin-2\t1000\t%.3f ", 2.5+float64(p)/100))
+	}
+	if cheap == orig {
+		t.Fatal("the fixture has no ReadGuard/op=pin rows to change")
+	}
+	writeFile(t, path, cheap)
+	md := render(t, dir)
+	i := strings.Index(md, "### "+hWhyRead)
+	if i < 0 {
+		t.Fatalf("no %q section", hWhyRead)
+	}
+	read := md[i:]
+	read = read[:strings.Index(read[4:], "\n### ")+4]
+	for _, want := range []string{"The pin pair costs 1.00 ns per call beyond an empty call",
+		"9.04 ns at 4 B (the reader 7.04 ns)", "above the reader even without the pin pair"} {
+		if !strings.Contains(read, want) {
+			t.Errorf("the Go Read profile lacks %q:\n%s", want, read)
+		}
+	}
+	// randp's Read at 6 ns, under the reader's 7: met, nothing to explain.
+	met := orig
+	for p := 0; p < 10; p++ {
+		for _, sz := range []string{"4b", "8b", "32b"} {
+			met = strings.ReplaceAll(met, fmt.Sprintf("BenchmarkRandpRead/%s-2\t1000\t%.3f ", sz, 10+float64(p)/100),
+				fmt.Sprintf("BenchmarkRandpRead/%s-2\t1000\t%.3f ", sz, 6+float64(p)/100))
+		}
+	}
+	writeFile(t, path, met)
+	md = render(t, dir)
+	if strings.Contains(md, "### "+hWhyRead) {
+		t.Errorf("a run that meets the Go Read targets has a %q section", hWhyRead)
+	}
+	if want := "4 B, randp (goroutine-safe) / a pure-Go AES-CTR reader, time | 0.86× | ≤ 1.0× | yes |"; !strings.Contains(md, want) {
+		t.Errorf("the targets table lacks %q:\n%s", want, md[strings.Index(md, "Go `Read` 4 B"):][:200])
+	}
+}
