@@ -201,14 +201,7 @@ func TestSharedGeneratorsReseedUnderLoad(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		for _, vs := range vals {
-			for _, v := range vs {
-				if seen[v] {
-					t.Fatalf("value %#x handed out twice", v)
-				}
-				seen[v] = true
-			}
-		}
+		checkDistinct(t, seen, vals)
 		reseeded := 0
 		for _, sh := range *shards.Load() {
 			if sh != &noShard && sh.refills > 1 {

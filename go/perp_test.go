@@ -81,13 +81,5 @@ func TestPoisonedHintsKeepValuesDistinct(t *testing.T) {
 	wg.Wait()
 	stop.Store(true)
 	<-poisoned
-	seen := make(map[uint64]bool, goroutines*3*rounds)
-	for _, vs := range vals {
-		for _, v := range vs {
-			if seen[v] {
-				t.Fatalf("value %#x handed out twice", v)
-			}
-			seen[v] = true
-		}
-	}
+	checkDistinct(t, make(map[uint64]bool, goroutines*3*rounds), vals)
 }

@@ -308,7 +308,7 @@ func TestConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	checkAllDistinct(t, vals)
+	randp.CheckAllDistinct(t, vals)
 }
 
 // TestGOMAXPROCSGrowth raises GOMAXPROCS above its value at the first call,
@@ -332,20 +332,7 @@ func TestGOMAXPROCSGrowth(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	checkAllDistinct(t, vals)
-}
-
-func checkAllDistinct(t *testing.T, vals [][]uint64) {
-	t.Helper()
-	seen := make(map[uint64]bool)
-	for _, vs := range vals {
-		for _, v := range vs {
-			if seen[v] {
-				t.Fatalf("value %#x handed out twice", v)
-			}
-			seen[v] = true
-		}
-	}
+	randp.CheckAllDistinct(t, vals)
 }
 
 func isPerm(p []int) bool {
