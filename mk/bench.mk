@@ -191,11 +191,13 @@ bench-c-build: bench-deps bench-peers staticlib
 		$(CC) $(PLANET36_CFLAGS) -c $(PEERS_BUILD)/planet36-randp/src/randp.c -o $(PLANET36_OBJ) && \
 		objcopy $(foreach s,$(PLANET36_SYMS),--redefine-sym randp_$(s)=p36_randp_$(s)) $(PLANET36_OBJ); fi
 	$(CC) -std=c17 -O2 -Wall -Wextra -Werror -c $(BENCH_C_SRC)/vdso_getrandom.c -o $(BENCH_BIN)/vdso_getrandom.o
+	$(CC) -std=c17 -O2 -Wall -Wextra -Werror -c $(BENCH_C_SRC)/word_floor.c -o $(BENCH_BIN)/word_floor.o
+	$(CC) -std=c17 -O2 -Wall -Wextra -Werror -fPIC -shared $(BENCH_C_SRC)/word_floor.c -o $(BENCH_BIN)/libwordfloor.so
 	$(CC) -std=c17 -O2 -Wall -Wextra -Werror -Iinclude \
 		-DRANDP_BENCH_PLANET36=$$(test -f $(PLANET36_OBJ) && echo 1 || echo 0) \
 		-c $(BENCH_C_SRC)/contestants.c -o $(BENCH_BIN)/contestants.o
 	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror -Iinclude $(BENCH_C_SRC)/bench_c.cc \
-		$(BENCH_BIN)/contestants.o $(BENCH_BIN)/vdso_getrandom.o $$(test -f $(PLANET36_OBJ) && echo $(PLANET36_OBJ)) \
+		$(BENCH_BIN)/contestants.o $(BENCH_BIN)/vdso_getrandom.o $(BENCH_BIN)/word_floor.o $$(test -f $(PLANET36_OBJ) && echo $(PLANET36_OBJ)) \
 		$(STATICLIB) $(BENCH_C_LIBS) -o $(BENCH_C)
 
 # ---- hardware references ----

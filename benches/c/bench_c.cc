@@ -23,7 +23,11 @@
 //                          explicit_bzero) that a buffered generator makes per
 //                          call, through the same function pointer
 //   copyzero_u64           likewise for one word: a thread-local index, one
-//                          word loaded and zeroed, no generator
+//                          word loaded and zeroed, no generator; in the
+//                          executable and through a dlopen'ed object
+//                          (word_floor.c), as the two randp_u64 rows
+//   empty_u64              a call that does nothing, in both places: what
+//                          the call through the pointer costs
 //
 // Every benchmark uses wall time (UseRealTime), so rates are per second of
 // real time, also with two threads. make bench runs this program in several
@@ -39,6 +43,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -170,6 +175,12 @@ void RegisterAll() {
             ->UseRealTime();
     benchmark::RegisterBenchmark("copyzero_u64/copyzero", U64, c)->UseRealTime();
   }
+  for (const char* k : {"copyzero_dlopen"})
+    if (const contestant* c = Available(k))
+      benchmark::RegisterBenchmark((std::string("copyzero_u64/") + k).c_str(), U64, c)->UseRealTime();
+  for (const char* k : {"empty", "empty_dlopen"})
+    if (const contestant* c = Available(k))
+      benchmark::RegisterBenchmark((std::string("empty_u64/") + k).c_str(), U64, c)->UseRealTime();
   for (const char* k : kU32Rows)
     if (const contestant* c = Available(k))
       benchmark::RegisterBenchmark((std::string("u32/") + k).c_str(), U32, c)->UseRealTime();
@@ -198,11 +209,16 @@ void RegisterAll() {
 }  // namespace
 
 // Usage: bench_c [google benchmark flags]; RANDP_BENCH_SO names the
-// librandp.so to dlopen for the randp_dlopen row, RANDP_BENCH_DST_OFFSET
-// where the fills' destinations start (DstOffset).
+// librandp.so to dlopen for the randp_dlopen row, RANDP_BENCH_FLOOR_SO the
+// libwordfloor.so for the *_dlopen references (by default the one beside
+// this program), RANDP_BENCH_DST_OFFSET where the fills' destinations start
+// (DstOffset).
 int main(int argc, char** argv) {
   size_t n = 0;
-  contestants_load(std::getenv("RANDP_BENCH_SO"), &n);
+  const char* floor_so = std::getenv("RANDP_BENCH_FLOOR_SO");
+  std::error_code err;
+  const std::string beside = (std::filesystem::read_symlink("/proc/self/exe", err).parent_path() / "libwordfloor.so").string();
+  contestants_load(std::getenv("RANDP_BENCH_SO"), floor_so ? floor_so : err ? nullptr : beside.c_str(), &n);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("dst_offset", std::to_string(DstOffset()));

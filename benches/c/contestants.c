@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "contestants.h"
 #include "vdso_getrandom.h"
+#include "word_floor.h"
 
 #include <dlfcn.h>
 #include <immintrin.h>
@@ -93,24 +94,6 @@ static void copyzero_fill(void *buf, size_t n)
 	}
 }
 
-/* The same for one word: a thread-local index into the same buffer, one
- * word loaded and zeroed behind it, the index stored back. The least a
- * call to any generator that keeps its buffer per thread and erases what it
- * hands out costs, keystream aside: the reference for the u64 rows. */
-static _Thread_local size_t copyzero_word;
-
-static uint64_t copyzero_u64(void)
-{
-	size_t i = copyzero_word;
-	if (i == 0)
-		i = sizeof copyzero_buf / sizeof *copyzero_buf;
-	i--;
-	uint64_t v = copyzero_buf[i];
-	copyzero_buf[i] = 0;
-	copyzero_word = i;
-	return v;
-}
-
 /* ---- arc4random: glibc (a getrandom system call per call on glibc < 2.41)
  * and libbsd (a userspace ChaCha20, like OpenBSD's) ---- */
 struct arc4 {
@@ -183,7 +166,28 @@ static struct contestant *add(const char *key)
 	return c;
 }
 
-const struct contestant *contestants_load(const char *randp_so, size_t *n)
+/* The function named sym in shared object so (opened once), or NULL with
+ * *why saying what failed. not_this is the executable's own copy, which
+ * dlsym must not return. */
+static void *symbol_of(void *so, const char *so_path, const char *sym, const void *not_this, const char **why)
+{
+	if (!so_path) {
+		*why = "no shared object given";
+		return NULL;
+	}
+	if (!so) {
+		*why = "the shared object could not be loaded";
+		return NULL;
+	}
+	void *f = dlsym(so, sym);
+	if (!f || f == not_this) {
+		*why = f ? "dlsym returned the executable's copy" : "the shared object lacks the symbol";
+		return NULL;
+	}
+	return f;
+}
+
+const struct contestant *contestants_load(const char *randp_so, const char *floor_so, size_t *n)
 {
 	if (count) {
 		*n = count;
@@ -194,14 +198,13 @@ const struct contestant *contestants_load(const char *randp_so, size_t *n)
 	c = add("randp");
 	c->fill = randp_bytes, c->u32 = randp_u32, c->u64 = randp_u64, c->lt_u32 = randp_lt_u32;
 
-	c = add("randp_dlopen");
-	void *so = randp_so ? dlopen(randp_so, RTLD_NOW | RTLD_LOCAL) : NULL;
 	/* Called through the pointer dlsym returns, as the static row calls
 	 * randp_u64 through its own pointer: one indirect call each. */
-	if (so)
-		c->u64 = (u64_fn)dlsym(so, "randp_u64");
-	if (!c->u64)
-		c->missing = randp_so ? "librandp.so could not be loaded" : "no librandp.so given";
+	void *so = randp_so ? dlopen(randp_so, RTLD_NOW | RTLD_LOCAL) : NULL;
+	const char *why = NULL;
+	c = add("randp_dlopen");
+	if (!(c->u64 = (u64_fn)symbol_of(so, randp_so, "randp_u64", (const void *)randp_u64, &why)))
+		c->missing = why;
 
 	c = add("planet36");
 #if RANDP_BENCH_PLANET36
@@ -224,7 +227,6 @@ const struct contestant *contestants_load(const char *randp_so, size_t *n)
 	c->fill = openssl_fill, c->u32 = openssl_u32, c->u64 = openssl_u64;
 
 	c = add("getrandom_vdso");
-	const char *why = NULL;
 	if (vdso_getrandom_init(&why) == 0)
 		c->fill = vdso_getrandom_fill, c->u32 = vdso_u32, c->u64 = vdso_u64;
 	else
@@ -237,7 +239,19 @@ const struct contestant *contestants_load(const char *randp_so, size_t *n)
 	c->fill = getentropy_fill, c->fill_max = 256, c->u32 = getentropy_u32, c->u64 = getentropy_u64;
 
 	c = add("copyzero");
-	c->fill = copyzero_fill, c->u64 = copyzero_u64;
+	c->fill = copyzero_fill, c->u64 = word_floor_copyzero;
+
+	/* The one-word references through a dlopen'ed object, as randp_dlopen,
+	 * and the call alone in both places (word_floor.c). */
+	void *floor = floor_so ? dlopen(floor_so, RTLD_NOW | RTLD_LOCAL) : NULL;
+	c = add("copyzero_dlopen");
+	if (!(c->u64 = (u64_fn)symbol_of(floor, floor_so, "word_floor_copyzero", (const void *)word_floor_copyzero, &why)))
+		c->missing = why;
+	c = add("empty");
+	c->u64 = word_floor_empty;
+	c = add("empty_dlopen");
+	if (!(c->u64 = (u64_fn)symbol_of(floor, floor_so, "word_floor_empty", (const void *)word_floor_empty, &why)))
+		c->missing = why;
 
 	c = add("rdrand32");
 	if (__builtin_cpu_supports("rdrnd"))

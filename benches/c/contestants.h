@@ -30,9 +30,11 @@ struct contestant {
 };
 
 /* Resolves every contestant. randp_so is the path of librandp.so to dlopen
- * for the "randp_dlopen" row (NULL: that row is missing). Returns the table
- * and its length in *n; the table lives for the process. */
-const struct contestant *contestants_load(const char *randp_so, size_t *n);
+ * for the "randp_dlopen" row, floor_so that of libwordfloor.so (word_floor.c)
+ * for the "copyzero_dlopen" and "empty_dlopen" rows (NULL: those rows are
+ * missing). Returns the table and its length in *n; the table lives for the
+ * process. */
+const struct contestant *contestants_load(const char *randp_so, const char *floor_so, size_t *n);
 
 /* The contestant with this key, or NULL. */
 const struct contestant *contestant_find(const char *key);
