@@ -354,7 +354,8 @@ func (r *report) costs() {
 	r.p("that draws more than one buffer, locked in memory (RLIMIT_MEMLOCK), into which its buffer grows; where the limit refuses them, ")
 	r.p("the buffer stays on the state page.\n")
 	r.p("- **C**: building the library needs a Rust toolchain (using it does not): `build/librandp.a` or `librandp.so`; a call through ")
-	r.p("a dlopen'ed librandp.so pays one more load than a static link (the `randp_u64` rows above).\n")
+	r.p("a dlopen'ed librandp.so costs what a call from the executable into another object costs on the CPU, whatever the function does ")
+	r.p("(the `randp_u64` rows above, and %s).\n", link("a function that does nothing in both places", hCWords))
 	r.p("- **Rust**: one crate with no build script (aes, ctr, cpufeatures, libc, rand_core, zeroize), Rust 1.89 or newer; Linux only (x86_64, aarch64).\n\n")
 }
 

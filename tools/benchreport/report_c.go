@@ -204,7 +204,14 @@ func (r *report) cTables() {
 	if h := c.get("copyzero_u64/copyzero"); h.ok() {
 		r.p("For scale, in the same processes and through the same function pointer: a thread-local word loaded and zeroed, with no generator ")
 		r.p("(`copyzero_u64`: a thread-local index, one word loaded and zeroed, the index stored back), the least a call costs that hands out a ")
-		r.p("word from a per-thread buffer and erases it, keystream aside: %s.\n\n", spread(h))
+		r.p("word from a per-thread buffer and erases it, keystream aside: %s", spread(h))
+		if d := c.get("copyzero_u64/copyzero_dlopen"); d.ok() {
+			r.p(" linked statically, %s in a dlopen'ed object", spread(d))
+		}
+		if e, d := c.get("empty_u64/empty"), c.get("empty_u64/empty_dlopen"); e.ok() && d.ok() {
+			r.p("; a function that does nothing: %s linked statically, %s in a dlopen'ed object", spread(e), spread(d))
+		}
+		r.p(".\n\n")
 	}
 
 	r.p("## %s\n\n", hCLt)

@@ -62,19 +62,32 @@ const wordTarget = 3.0
 // it, costs on this CPU, measured in the same processes.
 type wordFloor struct {
 	dlopen, static stat    // u64/randp_dlopen and u64/randp
-	handout        stat    // copyzero_u64: a thread-local index, one word loaded and zeroed, no generator
+	handout        stat    // copyzero_u64/copyzero: a thread-local index, one word loaded and zeroed, no generator
+	handoutDlopen  stat    // the same code in a dlopen'ed object (copyzero_u64/copyzero_dlopen); unset in older runs
+	empty          stat    // empty_u64/empty: a call that does nothing, in the executable
+	emptyDlopen    stat    // empty_u64/empty_dlopen: the same in a dlopen'ed object
 	keystream      float64 // 8 bytes at the widest 14-round loop's best rate, ns
+}
+
+// floorHandout is the handout reached as the row's call is, through a
+// dlopen'ed object, when the run has that row; else the executable's.
+func (w wordFloor) floorHandout() stat {
+	if w.handoutDlopen.ok() {
+		return w.handoutDlopen
+	}
+	return w.handout
 }
 
 // floor is the handout at the fast end of its interval plus its keystream
 // at the ceiling: a bound no randp_u64 call goes below, not a typical time.
-func (w wordFloor) floor() float64 { return w.handout.Lo + w.keystream }
+func (w wordFloor) floor() float64 { return w.floorHandout().Lo + w.keystream }
 
 // wordMiss returns the word floor when the run misses the dlopen target by
 // the medians and has the rows that bound it.
 func (r *report) wordMiss() (wordFloor, bool) {
 	c := r.res.c
-	w := wordFloor{dlopen: c.get("u64/randp_dlopen"), static: c.get("u64/randp"), handout: c.get("copyzero_u64/copyzero")}
+	w := wordFloor{dlopen: c.get("u64/randp_dlopen"), static: c.get("u64/randp"), handout: c.get("copyzero_u64/copyzero"),
+		handoutDlopen: c.get("copyzero_u64/copyzero_dlopen"), empty: c.get("empty_u64/empty"), emptyDlopen: c.get("empty_u64/empty_dlopen")}
 	perByte, ceilKnown := r.res.ceil.perByte()
 	if !w.dlopen.ok() || w.dlopen.Center <= wordTarget || !w.handout.ok() || !ceilKnown {
 		return w, false
@@ -319,18 +332,49 @@ func (r *report) wordWhy(w wordFloor) {
 	if w.static.ok() {
 		t.row("`randp_u64` linked statically", spread(w.static))
 	}
-	t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`)", spread(w.handout))
+	if w.handoutDlopen.ok() {
+		t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`), in a dlopen'ed object", spread(w.handoutDlopen))
+		t.row("the same, linked statically", spread(w.handout))
+	} else {
+		t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`)", spread(w.handout))
+	}
+	calls := w.empty.ok() && w.emptyDlopen.ok()
+	if calls {
+		t.row("a function that does nothing, in a dlopen'ed object", spread(w.emptyDlopen))
+		t.row("the same, linked statically", spread(w.empty))
+	}
 	t.row("the keystream of 8 bytes at the ceiling", ns(w.keystream))
-	t.row("floor: the handout at the fast end of its interval and the keystream", ns(w.floor()))
+	if w.handoutDlopen.ok() {
+		t.row("floor: the dlopen'ed handout at the fast end of its interval and the keystream", ns(w.floor()))
+	} else {
+		t.row("floor: the handout at the fast end of its interval and the keystream", ns(w.floor()))
+	}
 	r.p("%s\n", t)
 	r.p("`copyzero_u64` is the least a call to any generator that keeps its buffer per thread and erases what it hands out costs, ")
 	r.p("keystream aside: it loads a thread-local index, loads one word and zeroes it, and stores the index back, and the next call's ")
-	r.p("load of the index waits for that store. randp's call adds the guards that keep signal handlers and forks out of a running call ")
+	r.p("load of the index waits for that store. ")
+	switch {
+	case calls && w.emptyDlopen.Lo > w.empty.Hi:
+		r.p("A call that does nothing takes %s more in a dlopen'ed object than linked statically: on this CPU the call itself, ", ns(w.emptyDlopen.Center-w.empty.Center))
+		r.p("from the executable into another object through the same pointer, costs more, whatever the function does")
+		if w.handoutDlopen.ok() {
+			r.p(", and the dlopen'ed handout pays it too (%s more than its static copy)", ns(w.handoutDlopen.Center-w.handout.Center))
+		}
+		r.p(". ")
+	case calls:
+		r.p("A call that does nothing costs the same in a dlopen'ed object as linked statically on this CPU (their intervals overlap). ")
+	}
+	r.p("randp's call adds the guards that keep signal handlers and forks out of a running call ")
 	r.p("(two stores to the thread's word and a load of the state's `live` word) and its share of each refill; ")
 	if gap := w.dlopen.Center - w.floor(); gap > 0 {
 		r.p("together %s above the floor", ns(gap))
 	} else {
 		r.p("this run measured no time for them above the floor")
+	}
+	if w.floor() >= wordTarget {
+		r.p(". The floor alone, %s, is at or above the target of %s on this CPU: no call of this kind through a dlopen'ed object meets it here.\n\n",
+			ns(w.floor()), ns(wordTarget))
+		return
 	}
 	r.p(". The floor takes %s of the target's %s on this CPU. ", ns(w.floor()), ns(wordTarget))
 	if w.dlopen.Lo <= wordTarget {
