@@ -230,6 +230,8 @@ pub mod internals {
     /// If `src` is shorter than `dst`.
     pub fn copy_and_zero(src: &mut [u8], dst: &mut [u8]) {
         assert!(src.len() >= dst.len(), "copy_and_zero: src shorter than dst");
+        // As a draw finds it: the backend fixed, so `move_out` uses its vectors.
+        let _ = crate::keystream::backend();
         // SAFETY: `src` holds at least `dst.len()` readable and writable
         // bytes, `dst` that many writable ones, and two `&mut` slices do not
         // overlap.
