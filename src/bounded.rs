@@ -11,7 +11,16 @@ pub(crate) fn below_u32(bound: u32, mut next: impl FnMut() -> u32) -> u32 {
     if bound <= 1 {
         return 0;
     }
-    let mut m = u64::from(next()) * u64::from(bound);
+    below_u32_from(bound, u64::from(next()) * u64::from(bound), next)
+}
+
+/// [`below_u32`] from its first product `m`, a uniform word times `bound`
+/// (`bound >= 2`), for callers that drew that word themselves and took the
+/// value at once when `m`'s low half was at least `bound`: this goes on
+/// from the same `m` (drawing a new word in its place instead would bias
+/// the result).
+#[inline]
+pub(crate) fn below_u32_from(bound: u32, mut m: u64, mut next: impl FnMut() -> u32) -> u32 {
     if (m as u32) < bound {
         let threshold = bound.wrapping_neg() % bound;
         while (m as u32) < threshold {
@@ -27,7 +36,12 @@ pub(crate) fn below_u64(bound: u64, mut next: impl FnMut() -> u64) -> u64 {
     if bound <= 1 {
         return 0;
     }
-    let mut m = u128::from(next()) * u128::from(bound);
+    below_u64_from(bound, u128::from(next()) * u128::from(bound), next)
+}
+
+/// [`below_u32_from`] for `u64`.
+#[inline]
+pub(crate) fn below_u64_from(bound: u64, mut m: u128, mut next: impl FnMut() -> u64) -> u64 {
     if (m as u64) < bound {
         let threshold = bound.wrapping_neg() % bound;
         while (m as u64) < threshold {
@@ -49,6 +63,22 @@ mod tests {
         assert_eq!(below_u32(3, || words.next().unwrap()), 2);
         let mut words = [0u64, u64::MAX].into_iter();
         assert_eq!(below_u64(3, || words.next().unwrap()), 2);
+    }
+
+    #[test]
+    fn goes_on_from_the_first_product_it_is_given() {
+        // bound 3: threshold 2^32 mod 3 == 1. A first product whose low half
+        // is 2 (below the bound, at the threshold) is accepted as it is,
+        // without a draw: a caller that replaced it by a new word would
+        // drop the value it stands for. A low half of 0 is rejected.
+        let never = || -> u32 { panic!("the given product is accepted") };
+        assert_eq!(below_u32_from(3, 5 << 32 | 2, never), 5);
+        let mut words = [u32::MAX].into_iter();
+        assert_eq!(below_u32_from(3, 5 << 32, || words.next().unwrap()), 2);
+        let never = || -> u64 { panic!("the given product is accepted") };
+        assert_eq!(below_u64_from(3, 5 << 64 | 2, never), 5);
+        let mut words = [u64::MAX].into_iter();
+        assert_eq!(below_u64_from(3, 5 << 64, || words.next().unwrap()), 2);
     }
 
     #[test]

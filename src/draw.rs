@@ -107,7 +107,32 @@ pub fn u64() -> u64 {
 /// ```
 #[inline]
 pub fn lt_u32(bound: u32) -> u32 {
-    bounded::below_u32(bound, u32)
+    // The common case calls nothing, so it needs no stack frame: a word from
+    // the buffer whose product's low half is at least the bound, which
+    // Lemire's method accepts at once. Everything else (a bound of 0 or 1,
+    // an empty buffer, a low half that needs the threshold) goes on in
+    // `lt_u32_slow`, from the same product.
+    if bound > 1
+        && let Some(b) = thread_state::take::<4>()
+    {
+        let m = u64::from(u32::from_ne_bytes(b)) * u64::from(bound);
+        if m as u32 >= bound {
+            return (m >> 32) as u32;
+        }
+        return lt_u32_slow(bound, Some(m));
+    }
+    lt_u32_slow(bound, None)
+}
+
+/// [`lt_u32`] from its first product, or from its first draw if `m` is
+/// `None`.
+#[cold]
+#[inline(never)]
+fn lt_u32_slow(bound: u32, m: Option<u64>) -> u32 {
+    match m {
+        Some(m) => bounded::below_u32_from(bound, m, u32),
+        None => bounded::below_u32(bound, u32),
+    }
 }
 
 /// Returns a uniform random `u64` in `[0, bound)`, without modulo bias.
@@ -119,7 +144,28 @@ pub fn lt_u32(bound: u32) -> u32 {
 /// ```
 #[inline]
 pub fn lt_u64(bound: u64) -> u64 {
-    bounded::below_u64(bound, u64)
+    // As in `lt_u32`.
+    if bound > 1
+        && let Some(b) = thread_state::take::<8>()
+    {
+        let m = u128::from(u64::from_ne_bytes(b)) * u128::from(bound);
+        if m as u64 >= bound {
+            return (m >> 64) as u64;
+        }
+        return lt_u64_slow(bound, Some(m));
+    }
+    lt_u64_slow(bound, None)
+}
+
+/// [`lt_u64`] from its first product, or from its first draw if `m` is
+/// `None`.
+#[cold]
+#[inline(never)]
+fn lt_u64_slow(bound: u64, m: Option<u128>) -> u64 {
+    match m {
+        Some(m) => bounded::below_u64_from(bound, m, u64),
+        None => bounded::below_u64(bound, u64),
+    }
 }
 
 /// Whether the calling thread draws from its userspace generator (`true`),
@@ -203,6 +249,25 @@ mod tests {
         check_u64(7, 7, 300_000);
         check_u64(1000, 1000, 2_000_000);
         check_u64((1 << 63) + 1, 64, 1_000_000);
+    }
+
+    /// Bound 3 · 2^30 (3 · 2^62): word `x` maps to `3x / 4` with the low
+    /// half `(3x mod 4) · 2^30`, so only the words `4j + 1`, which map to
+    /// the multiples of 3, have a low half at or above the bound; every
+    /// other value needs the threshold (2^30). A draw that replaced a first
+    /// product below the bound by a fresh word, instead of going on from
+    /// it, would return a multiple of 3 half the time instead of a third.
+    #[test]
+    fn lt_goes_on_from_a_product_below_the_bound() {
+        let (mut mod32, mut mod64) = ([0u64; 3], [0u64; 3]);
+        for _ in 0..300_000 {
+            mod32[(lt_u32(3 << 30) % 3) as usize] += 1;
+            mod64[(lt_u64(3 << 62) % 3) as usize] += 1;
+        }
+        for counts in [mod32, mod64] {
+            let stat = chi_square(&counts);
+            assert!(stat < limit(2), "values mod 3 {counts:?}: chi-square {stat}");
+        }
     }
 
     #[test]
