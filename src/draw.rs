@@ -3,6 +3,7 @@
 
 use crate::bounded;
 use crate::entropy;
+use crate::keystream;
 use crate::thread_state::{self, with_generator};
 
 /// Fills `dst` with unpredictable bytes.
@@ -20,6 +21,22 @@ pub fn fill_bytes(dst: &mut [u8]) {
     if dst.is_empty() {
         return;
     }
+    // Short requests move their bytes inline and call nothing on the way
+    // (the slow path is a tail call), so the function needs no stack frame;
+    // longer ones go on in `fill_longer`, which calls the backend's vector
+    // move.
+    if dst.len() > keystream::WORDS_UP_TO {
+        return fill_longer(dst);
+    }
+    // SAFETY: `dst` is a valid, writable slice, outside the generator.
+    if !unsafe { thread_state::take_bytes(dst.as_mut_ptr(), dst.len()) } {
+        fill_slow(dst);
+    }
+}
+
+/// [`fill_bytes`] for requests longer than [`keystream::WORDS_UP_TO`].
+#[inline(never)]
+fn fill_longer(dst: &mut [u8]) {
     // SAFETY: `dst` is a valid, writable slice, outside the generator.
     if !unsafe { thread_state::take_bytes(dst.as_mut_ptr(), dst.len()) } {
         fill_slow(dst);

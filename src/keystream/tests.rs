@@ -183,7 +183,8 @@ fn force_is_refused_once_a_key_exists() {
 }
 
 /// Every copy-out this CPU runs ([`move_out`], which picks by the chosen
-/// backend and the length, and each vector width directly): for lengths
+/// backend and the length, the short move alone up to its limit, and each
+/// vector width directly): for lengths
 /// around every vector and word boundary and both sides of `SPLIT_FROM`, and
 /// for `src` and `dst` on and off every alignment a vector cares about,
 /// `dst` gets exactly the `n` bytes, they are zero at `src`, and nothing
@@ -191,14 +192,18 @@ fn force_is_refused_once_a_key_exists() {
 #[test]
 fn every_move_out_copies_exactly_and_zeroes_behind() {
     type Move = unsafe fn(*mut u8, *mut u8, usize);
-    let mut moves: Vec<(&str, Move, usize)> = std::vec![("move_out", move_out, 0), ("words", move_out_words, 0)];
+    let mut moves: Vec<(&str, Move, usize, usize)> = std::vec![
+        ("move_out", move_out, 0, usize::MAX),
+        ("words", move_out_words, 0, usize::MAX),
+        ("short", move_out_short, 0, WORDS_UP_TO),
+    ];
     #[cfg(target_arch = "x86_64")]
     {
         if x86::has_vaes256() {
-            moves.push(("256", x86::move_out_256, 32));
+            moves.push(("256", x86::move_out_256, 32, usize::MAX));
         }
         if x86::has_vaes512() {
-            moves.push(("512", x86::move_out_512, 64));
+            moves.push(("512", x86::move_out_512, 64, usize::MAX));
         }
     }
     std::eprintln!("copy-outs tested on this CPU: {:?}", moves.iter().map(|m| m.0).collect::<Vec<_>>());
@@ -208,8 +213,8 @@ fn every_move_out_copies_exactly_and_zeroes_behind() {
     const PAD: usize = 64;
     let pattern = |i: usize| (i * 7 + 1) as u8 | 1; // never zero
     for n in lengths {
-        for (name, f, min) in &moves {
-            if n < *min {
+        for (name, f, min, max) in &moves {
+            if n < *min || n > *max {
                 continue;
             }
             for s_off in offsets {

@@ -510,6 +510,28 @@ move_out_vectors!(
     move_out_256, "avx", 32, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_setzero_si256
 );
 
+/// Moves the `K` 16-byte words at offsets `at` of `src` to the same offsets
+/// of `dst`, zeroing them at `src`: every load into its own SSE2 register
+/// (baseline on x86_64, so this inlines anywhere), then every store, then
+/// every zero, so that the words may overlap.
+///
+/// # Safety
+/// As for [`super::move_out`], with `at[k] + 16 <= n` for every `k`.
+#[inline(always)]
+pub(super) unsafe fn move_words<const K: usize>(src: *mut u8, dst: *mut u8, at: [usize; K]) {
+    use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128};
+    // SAFETY: forwarded from the caller; SSE2 is part of x86_64.
+    unsafe {
+        let v: [__m128i; K] = at.map(|i| _mm_loadu_si128(src.add(i).cast()));
+        for k in 0..K {
+            _mm_storeu_si128(dst.add(at[k]).cast(), v[k]);
+        }
+        for i in at {
+            _mm_storeu_si128(src.add(i).cast(), _mm_setzero_si128());
+        }
+    }
+}
+
 /// Zeroes the `len` bytes below its own return address, down to `low` at the
 /// lowest: where the kernel put the signal frame of a signal that interrupted
 /// a kernel called from the same frame (whose stack pointer was the same).
