@@ -2,7 +2,8 @@
 //! fact would: after a refill, a direct fill or a word draw that needed a
 //! refill, no half of the key that made the output, and none of its round
 //! keys, is left anywhere in the thread's state or in the dead stack below
-//! the caller. The draw runs 32 KiB below the caller, and 160 KiB of stack
+//! the caller; and no copy of what a fill handed out is left in that dead
+//! stack. The draw runs 32 KiB below the caller, and 160 KiB of stack
 //! below the caller is read back through /proc/self/mem (on Windows with
 //! ReadProcessMemory; reading it directly would be undefined behaviour). Run
 //! in release and debug builds (`make test`): a debug build keeps every
@@ -252,4 +253,88 @@ fn portable_child() {
         scan_after_fill("portable: a reseed", top, &mut big);
     });
     println!("portable child: 3 scans passed");
+}
+
+/// Every 16-byte window of `out` found in the `SCAN` bytes of dead stack
+/// below `top`, as the offsets in `out` where a found window starts.
+fn output_on_stack(top: usize, out: &[u8]) -> Vec<usize> {
+    let mut stack = vec![0u8; SCAN];
+    read_memory(top - SCAN, &mut stack);
+    let windows: std::collections::HashMap<&[u8], usize> = out.windows(16).enumerate().map(|(i, w)| (w, i)).collect();
+    let mut found: Vec<usize> = stack.windows(16).filter_map(|w| windows.get(w).copied()).collect();
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// Fills of every path, each repeated at depth, after which no 16-byte
+/// window of what it handed out may be on the dead stack.
+fn scan_fills_for_output() {
+    let marker = 0u8;
+    let top = black_box(&marker) as *const u8 as usize;
+    let mut out = vec![0u8; 16 * 1024];
+    randp::fill_bytes(&mut out[..1]);
+    // Inline word moves (up to 128 bytes), the vector move, refills from a
+    // fill (1000 and 3000 bytes cross the 3,520-byte buffer within a few
+    // calls), and direct fills (4000 and 16 KiB).
+    for len in [16, 17, 48, 100, 127, 128, 129, 200, 1000, 3000, 4000, 16 * 1024] {
+        for _ in 0..8 {
+            at_depth(&mut || randp::fill_bytes(&mut out[..len]));
+            let found = output_on_stack(top, &out[..len]);
+            assert!(
+                found.is_empty(),
+                "{} backend: a {len}-byte fill left its output on the stack, from offsets {found:?}",
+                randp::keystream_backend()
+            );
+        }
+    }
+}
+
+/// What a fill hands out is left nowhere but in the caller's memory (and
+/// zeroed in the buffer): no copy of it on the dead stack, on every backend
+/// the CPU runs, each in a child process that picks it before its first
+/// draw (the backends move bytes out of the buffer with vectors of their
+/// own width). A debug build moves them with string instructions, as its
+/// vector moves would keep what they load in stack slots.
+#[test]
+fn fills_leave_no_output_on_the_stack() {
+    const ROLE: &str = "RANDP_OUTPUT_SCAN_BACKEND";
+    if let Ok(name) = std::env::var(ROLE) {
+        let backend = randp::internals::Backend::ALL.into_iter().find(|b| b.name() == name).unwrap();
+        assert!(randp::internals::force_backend(backend));
+        on_big_stack(scan_fills_for_output);
+        println!("output scan passed on {}", randp::keystream_backend());
+        return;
+    }
+    if skipped("fills_leave_no_output_on_the_stack") {
+        return;
+    }
+    for backend in randp::internals::Backend::ALL.into_iter().filter(|b| b.supported()) {
+        let out = support::command(std::env::current_exe().unwrap())
+            .args(["--exact", "fills_leave_no_output_on_the_stack", "--test-threads=1", "--nocapture"])
+            .env(ROLE, backend.name())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("output scan passed on {}", backend.name())), "{stdout}");
+    }
+}
+
+/// The control: a copy of the output left in a dead frame below the caller
+/// is found, so the scan above can fail.
+#[test]
+fn scan_finds_output_left_on_the_stack() {
+    on_big_stack(|| {
+        let marker = 0u8;
+        let top = black_box(&marker) as *const u8 as usize;
+        let mut out = [0u8; 48];
+        randp::fill_bytes(&mut out);
+        at_depth(&mut || {
+            let mut copy = [0u8; 48];
+            copy.copy_from_slice(black_box(&out));
+            black_box(&copy);
+        });
+        assert!(!output_on_stack(top, &out).is_empty(), "the scan missed output copied onto the stack");
+    });
 }

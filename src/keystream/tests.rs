@@ -199,6 +199,7 @@ fn every_move_out_copies_exactly_and_zeroes_behind() {
     ];
     #[cfg(target_arch = "x86_64")]
     {
+        moves.push(("strings", x86::move_out_strings, 0, usize::MAX));
         if x86::has_vaes256() {
             moves.push(("256", x86::move_out_256, 32, usize::MAX));
         }
