@@ -140,6 +140,9 @@ func (r *report) bars20(vaes bool) []bar {
 		}
 		bars = append(bars, b)
 	}
+	if vaes {
+		bars = append(bars, r.aesniBars()...)
+	}
 	_, u32Missed, ltMissed := r.rustWordMiss()
 	u32 := ratioBar("Rust `randp::u32` / rand `ThreadRng` `next_u32`, time", cr.get("u32", "randp_u32").Time, cr.get("u32", "rand_ThreadRng").Time, "≤ 0.9×", le(rustU32Target))
 	lt := ratioBar("Rust `randp::lt_u32` / rand `ThreadRng` `random_range`, time", cr.get("lt_u32", "randp_lt_u32").Time, cr.get("lt_u32", "rand_random_range").Time, "≤ 1.0×", le(rustLtTarget))

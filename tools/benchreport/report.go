@@ -49,6 +49,7 @@ const (
 	hCThreads = "C: two threads, and one generator behind a mutex"
 	hRust     = "Rust: randp's API beside rand and getrandom"
 	hCeiling  = "The AES-256-CTR ceiling of this CPU"
+	hBackends = "randp on each keystream backend this CPU runs"
 	hGoSrc    = "Go: math/rand sources that cannot be seeded"
 	hGoV2     = "Go: math/rand/v2 sources"
 	hGoRead   = "Go: Read at decred dcrd's sizes"
@@ -114,6 +115,7 @@ func (r *report) markdown() string {
 	r.cTables()
 	r.rustTables()
 	r.ceilingTable()
+	r.backendsTable()
 	r.goTables()
 	r.sweeps()
 	r.method()

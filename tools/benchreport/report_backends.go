@@ -1,0 +1,68 @@
+package main
+
+// backendsTable prints randp's free functions on every keystream backend
+// this CPU runs (benches/backends.rs, each backend in a process of its own),
+// beside planet36/randp's C fills of the same run: what a CPU with fewer AES
+// instructions would get, measured on this one.
+func (r *report) backendsTable() {
+	cr := r.res.crit
+	r.p("## %s\n\n", hBackends)
+	if len(cr["backend_u64"]) == 0 {
+		r.p("Not measured in this run (benches/backends.rs).\n\n")
+		return
+	}
+	r.p("randp's Rust `fill_bytes` and `u64` (benches/backends.rs) on each keystream backend this CPU runs, each measured in a process of its own ")
+	r.p("that picks its backend before its first draw: `aesni` is the backend of a CPU with AES-NI and no VAES, `portable` (the aes crate in counter mode) ")
+	r.p("that of a CPU without AES instructions. Beside them, for scale, planet36/randp's C fills of this run (`randp_bytes` through the C ABI; the Rust ")
+	r.p("calls skip the call into another object). This CPU's AES units are not an older CPU's: the rows show randp's code on fewer instructions, ")
+	r.p("and the ceiling table above gives this CPU's rate for each instruction width (14 rounds for randp, 3 for planet36/randp).\n\n")
+	t := &table{head: []string{"Backend", "Fill 256 B", "vs planet36/randp", "Fill 4 KiB", "vs planet36/randp", "Fill 1 MiB", "vs planet36/randp", "u64"}}
+	c := r.res.c
+	for _, b := range []string{"vaes512", "vaes256", "aesni", "portable"} {
+		if _, ok := cr["backend_u64"][b]; !ok {
+			t.row("`"+b+"`", "not run: this CPU cannot", "", "", "", "", "", "")
+			continue
+		}
+		label := "`" + b + "`"
+		if b == r.res.run["backend"] {
+			label += " (this CPU's)"
+		}
+		small, mid, big := cr.get("backend_fill_256B", b).Time, cr.get("backend_fill_4KiB", b).Time, cr.get("backend_fill_1MiB", b).Time
+		t.row(label,
+			timeCell(small, ""), compare(small, c.get("fill_256B/planet36")),
+			timeCell(mid, ""), compare(mid, c.get("fill_4KiB/planet36")),
+			gbps(big, 1<<20), compare(big, c.get("fill_1MiB/planet36")),
+			timeCell(cr.get("backend_u64", b).PerElement(), ""))
+	}
+	r.p("%s\n", t)
+	ce := &r.res.ceil
+	aesni, three := ce.Kernel("14-round CTR xmm AES-NI x8"), ce.Kernel("3-aesenc CTR xmm AES-NI x8")
+	if aesni.ok() && three.ok() {
+		r.p("On 128-bit AES-NI this CPU runs the plainest 14-round loop (aes-ceiling's `14-round CTR xmm AES-NI x8`, the most the `aesni` ")
+		r.p("backend's keystream can reach) at %.2f GB/s, and the same loop with planet36/randp's 3 rounds at %.2f GB/s, %.1f× as fast. ",
+			(1<<20)/aesni.Center, (1<<20)/three.Center, aesni.Center/three.Center)
+		if big := cr.get("backend_fill_1MiB", "aesni").Time; big.ok() {
+			r.p("randp's `aesni` fills of 1 MiB reach %s of that 14-round loop.", pct(aesni, big))
+		}
+		r.p("\n\n")
+	}
+}
+
+// aesniBars are issue 20's fill rows for AES-NI-only CPUs, measured on a
+// VAES CPU with randp on its `aesni` backend (benches/backends.rs): the code
+// an AES-NI-only CPU runs, on this CPU's AES units.
+func (r *report) aesniBars() []bar {
+	var bars []bar
+	for _, n := range []float64{256, 4096, 1 << 20} {
+		what := "Rust `fill_bytes` on the `aesni` backend / planet36/randp `randp_bytes`, " + fmtBytes(n) + " calls, throughput"
+		s := r.res.crit.get("backend_fill_"+sizeName(n), "aesni").Time
+		if !s.ok() {
+			bars = append(bars, bar{what, "not measured", "≥ 0.8× (AES-NI only)", "—"})
+			continue
+		}
+		b := ratioBar(what, r.res.c.get("fill_"+sizeName(n)+"/planet36"), s, "≥ 0.8× (AES-NI only)", ge(0.8))
+		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(hBackends) + "))"
+		bars = append(bars, b)
+	}
+	return bars
+}
