@@ -1,5 +1,7 @@
 package main
 
+import "strings"
+
 // backendsTable prints randp's free functions on every keystream backend
 // this CPU runs (benches/backends.rs, each backend in a process of its own),
 // beside planet36/randp's C fills of the same run: what a CPU with fewer AES
@@ -20,7 +22,11 @@ func (r *report) backendsTable() {
 	c := r.res.c
 	for _, b := range []string{"vaes512", "vaes256", "aesni", "portable"} {
 		if _, ok := cr["backend_u64"][b]; !ok {
-			t.row("`"+b+"`", "not run: this CPU cannot", "", "", "", "", "", "")
+			why := "not measured in this run"
+			if !r.runs(b) {
+				why = "not run: this CPU cannot"
+			}
+			t.row("`"+b+"`", why, "", "", "", "", "", "")
 			continue
 		}
 		label := "`" + b + "`"
@@ -48,6 +54,24 @@ func (r *report) backendsTable() {
 	}
 }
 
+// runs reports whether the run's CPU can run backend b, from the flags
+// randp's dispatch reads (recorded as backend_flags; see backendFlags).
+func (r *report) runs(b string) bool {
+	has := map[string]bool{}
+	for _, f := range strings.Fields(r.res.run["backend_flags"]) {
+		has[f] = true
+	}
+	switch b {
+	case "vaes512":
+		return has["avx512f"] && has["avx512bw"] && has["vaes"]
+	case "vaes256":
+		return has["avx2"] && has["vaes"]
+	case "aesni":
+		return has["aes"] && has["ssse3"]
+	}
+	return true
+}
+
 // aesniBars are issue 20's fill rows for AES-NI-only CPUs, measured on a
 // VAES CPU with randp on its `aesni` backend (benches/backends.rs): the code
 // an AES-NI-only CPU runs, on this CPU's AES units.
@@ -56,6 +80,10 @@ func (r *report) aesniBars() []bar {
 	for _, n := range []float64{256, 4096, 1 << 20} {
 		what := "Rust `fill_bytes` on the `aesni` backend / planet36/randp `randp_bytes`, " + fmtBytes(n) + " calls, throughput"
 		s := r.res.crit.get("backend_fill_"+sizeName(n), "aesni").Time
+		if p36 := r.res.peers["planet36-randp"]; p36 != "" {
+			bars = append(bars, bar{what, notMeasured(p36), "≥ 0.8× (AES-NI only)", "—"})
+			continue
+		}
 		if !s.ok() {
 			bars = append(bars, bar{what, "not measured", "≥ 0.8× (AES-NI only)", "—"})
 			continue
