@@ -281,9 +281,10 @@ pub(crate) unsafe fn move_out(src: *mut u8, dst: *mut u8, n: usize) {
 /// (on x86_64; elsewhere [`move_out_words`]): every 16-byte word loaded
 /// into a vector register first, from both ends (the two halves overlap
 /// unless `n` is a power of two), then stored to `dst`, then zeroed at
-/// `src`. Uses only scratch registers and no stack: a caller that calls
-/// nothing else needs no frame, and no byte it moves passes through memory
-/// other than `src` and `dst`.
+/// `src`, and the registers zeroed. Uses only scratch registers and no
+/// stack: a caller that calls nothing else needs no frame, no byte it moves
+/// passes through memory other than `src` and `dst`, and none is left in a
+/// register.
 ///
 /// # Safety
 /// As for [`move_out`], with `n <= WORDS_UP_TO`.
@@ -297,13 +298,13 @@ pub(crate) unsafe fn move_out_short(src: *mut u8, dst: *mut u8, n: usize) {
         match n {
             65.. => {
                 let e = n - 64;
-                x86::move_words::<8>(src, dst, [0, 16, 32, 48, e, e + 16, e + 32, e + 48]);
+                x86::move_words::<8>(src, dst, e);
             }
             33.. => {
                 let e = n - 32;
-                x86::move_words::<4>(src, dst, [0, 16, e, e + 16]);
+                x86::move_words::<4>(src, dst, e);
             }
-            16.. => x86::move_words::<2>(src, dst, [0, n - 16]),
+            16.. => x86::move_words::<2>(src, dst, n - 16),
             _ => move_out_words(src, dst, n),
         }
     }

@@ -539,24 +539,97 @@ pub(super) unsafe fn move_out_strings(src: *mut u8, dst: *mut u8, n: usize) {
     }
 }
 
-/// Moves the `K` 16-byte words at offsets `at` of `src` to the same offsets
-/// of `dst`, zeroing them at `src`: every load into its own SSE2 register
-/// (baseline on x86_64, so this inlines anywhere), then every store, then
-/// every zero, so that the words may overlap.
+/// Moves `K` (2, 4 or 8) 16-byte words from `src` to the same offsets of
+/// `dst`, zeroing them at `src`: the first half at 0, 16, … from the front,
+/// the second half at `e`, `e + 16`, … (so that the words may overlap),
+/// each loaded into its own register among xmm0 to xmm7 (SSE2: baseline on
+/// x86_64, so this inlines anywhere), then every store, then every zero, and
+/// last the registers zeroed: no copy of a byte moved is left in a register
+/// or on the stack. xmm0 to xmm7 are scratch registers in both the System V
+/// and the Windows calling conventions, so the callers save nothing for it.
 ///
 /// # Safety
-/// As for [`super::move_out`], with `at[k] + 16 <= n` for every `k`.
+/// As for [`super::move_out`], with `e + 8 * K <= n` and `8 * K <= n`.
 #[inline(always)]
-pub(super) unsafe fn move_words<const K: usize>(src: *mut u8, dst: *mut u8, at: [usize; K]) {
-    use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128};
-    // SAFETY: forwarded from the caller; SSE2 is part of x86_64.
+pub(super) unsafe fn move_words<const K: usize>(src: *mut u8, dst: *mut u8, e: usize) {
+    // SAFETY: forwarded from the caller: every word lies inside the `n`
+    // bytes at `src` and at `dst`; the assembly touches no stack and no
+    // flags.
     unsafe {
-        let v: [__m128i; K] = at.map(|i| _mm_loadu_si128(src.add(i).cast()));
-        for k in 0..K {
-            _mm_storeu_si128(dst.add(at[k]).cast(), v[k]);
-        }
-        for i in at {
-            _mm_storeu_si128(src.add(i).cast(), _mm_setzero_si128());
+        match K {
+            2 => core::arch::asm!(
+                "movdqu xmm0, xmmword ptr [{s}]",
+                "movdqu xmm1, xmmword ptr [{s} + {e}]",
+                "movdqu xmmword ptr [{d}], xmm0",
+                "movdqu xmmword ptr [{d} + {e}], xmm1",
+                "pxor xmm0, xmm0",
+                "pxor xmm1, xmm1",
+                "movdqu xmmword ptr [{s}], xmm0",
+                "movdqu xmmword ptr [{s} + {e}], xmm0",
+                s = in(reg) src, d = in(reg) dst, e = in(reg) e,
+                out("xmm0") _, out("xmm1") _,
+                options(nostack, preserves_flags),
+            ),
+            4 => core::arch::asm!(
+                "movdqu xmm0, xmmword ptr [{s}]",
+                "movdqu xmm1, xmmword ptr [{s} + 16]",
+                "movdqu xmm2, xmmword ptr [{s} + {e}]",
+                "movdqu xmm3, xmmword ptr [{s} + {e} + 16]",
+                "movdqu xmmword ptr [{d}], xmm0",
+                "movdqu xmmword ptr [{d} + 16], xmm1",
+                "movdqu xmmword ptr [{d} + {e}], xmm2",
+                "movdqu xmmword ptr [{d} + {e} + 16], xmm3",
+                "pxor xmm0, xmm0",
+                "pxor xmm1, xmm1",
+                "pxor xmm2, xmm2",
+                "pxor xmm3, xmm3",
+                "movdqu xmmword ptr [{s}], xmm0",
+                "movdqu xmmword ptr [{s} + 16], xmm0",
+                "movdqu xmmword ptr [{s} + {e}], xmm0",
+                "movdqu xmmword ptr [{s} + {e} + 16], xmm0",
+                s = in(reg) src, d = in(reg) dst, e = in(reg) e,
+                out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+                options(nostack, preserves_flags),
+            ),
+            8 => core::arch::asm!(
+                "movdqu xmm0, xmmword ptr [{s}]",
+                "movdqu xmm1, xmmword ptr [{s} + 16]",
+                "movdqu xmm2, xmmword ptr [{s} + 32]",
+                "movdqu xmm3, xmmword ptr [{s} + 48]",
+                "movdqu xmm4, xmmword ptr [{s} + {e}]",
+                "movdqu xmm5, xmmword ptr [{s} + {e} + 16]",
+                "movdqu xmm6, xmmword ptr [{s} + {e} + 32]",
+                "movdqu xmm7, xmmword ptr [{s} + {e} + 48]",
+                "movdqu xmmword ptr [{d}], xmm0",
+                "movdqu xmmword ptr [{d} + 16], xmm1",
+                "movdqu xmmword ptr [{d} + 32], xmm2",
+                "movdqu xmmword ptr [{d} + 48], xmm3",
+                "movdqu xmmword ptr [{d} + {e}], xmm4",
+                "movdqu xmmword ptr [{d} + {e} + 16], xmm5",
+                "movdqu xmmword ptr [{d} + {e} + 32], xmm6",
+                "movdqu xmmword ptr [{d} + {e} + 48], xmm7",
+                "pxor xmm0, xmm0",
+                "pxor xmm1, xmm1",
+                "pxor xmm2, xmm2",
+                "pxor xmm3, xmm3",
+                "pxor xmm4, xmm4",
+                "pxor xmm5, xmm5",
+                "pxor xmm6, xmm6",
+                "pxor xmm7, xmm7",
+                "movdqu xmmword ptr [{s}], xmm0",
+                "movdqu xmmword ptr [{s} + 16], xmm0",
+                "movdqu xmmword ptr [{s} + 32], xmm0",
+                "movdqu xmmword ptr [{s} + 48], xmm0",
+                "movdqu xmmword ptr [{s} + {e}], xmm0",
+                "movdqu xmmword ptr [{s} + {e} + 16], xmm0",
+                "movdqu xmmword ptr [{s} + {e} + 32], xmm0",
+                "movdqu xmmword ptr [{s} + {e} + 48], xmm0",
+                s = in(reg) src, d = in(reg) dst, e = in(reg) e,
+                out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+                out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+                options(nostack, preserves_flags),
+            ),
+            _ => unreachable!("2, 4 or 8 words"),
         }
     }
 }
