@@ -40,4 +40,4 @@ test-rust: build
 # cases, only in release (test-rust).
 test-rust-debug:
 	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach \
-	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test signal_frames --test single_step
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test single_step

@@ -43,7 +43,7 @@ WIN_CFLAGS  := -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror -D__USE_MINGW_ANSI_
 # mingw-w64 runtime DLLs.
 WIN_STATIC_RT := -static-libgcc -Wl,-Bstatic -lpthread
 WIN_STAND_IN := $(WIN_PREFIX)/drive_c/windows/system32/bcryptprimitives.dll
-WIN_RUST_TESTS := --lib --test threads --test key_erasure --test bad_input --test entropy_failure_windows
+WIN_RUST_TESTS := --lib --test threads --test key_erasure --test output_registers --test bad_input --test entropy_failure_windows
 
 .PHONY: windows-tools windows-prefix build-windows test-windows test-windows-rust test-windows-c
 TEST_TARGETS += test-windows
@@ -86,7 +86,7 @@ test-windows: test-windows-rust test-windows-c
 test-windows-rust: build-windows windows-prefix
 	$(WIN_CARGO_ENV) $(CARGO) test --locked --release --target $(WIN_TARGET) -p randp --all-features $(WIN_RUST_TESTS)
 	$(WIN_CARGO_ENV) $(CARGO) test --locked --release --target $(WIN_TARGET) -p randp-capi
-	$(WIN_CARGO_ENV) $(CARGO) test --locked --target $(WIN_TARGET) -p randp --all-features --lib --test key_erasure
+	$(WIN_CARGO_ENV) $(CARGO) test --locked --target $(WIN_TARGET) -p randp --all-features --lib --test key_erasure --test output_registers
 
 # The C API test linked with the static library and with the DLL (through
 # its import library; objdump shows which each program loads), the

@@ -2,8 +2,9 @@
 //! fact would: after a refill, a direct fill or a word draw that needed a
 //! refill, no half of the key that made the output, and none of its round
 //! keys, is left anywhere in the thread's state or in the dead stack below
-//! the caller; no copy of what a fill handed out is left in that dead
-//! stack, and none of a short fill's in the vector registers. The draw runs 32 KiB below the caller, and 160 KiB of stack
+//! the caller, and no copy of what a fill handed out is left in that dead
+//! stack (tests/output_registers.rs: nor in a register after the call).
+//! The draw runs 32 KiB below the caller, and 160 KiB of stack
 //! below the caller is read back through /proc/self/mem (on Windows with
 //! ReadProcessMemory; reading it directly would be undefined behaviour). Run
 //! in release and debug builds (`make test`): a debug build keeps every
@@ -298,27 +299,10 @@ fn scan_fills_for_output() {
 /// vector moves would keep what they load in stack slots.
 #[test]
 fn fills_leave_no_output_on_the_stack() {
-    const ROLE: &str = "RANDP_OUTPUT_SCAN_BACKEND";
-    if let Ok(name) = std::env::var(ROLE) {
-        let backend = randp::internals::Backend::ALL.into_iter().find(|b| b.name() == name).unwrap();
-        assert!(randp::internals::force_backend(backend));
-        on_big_stack(scan_fills_for_output);
-        println!("output scan passed on {}", randp::keystream_backend());
-        return;
-    }
     if skipped("fills_leave_no_output_on_the_stack") {
         return;
     }
-    for backend in randp::internals::Backend::ALL.into_iter().filter(|b| b.supported()) {
-        let out = support::command(std::env::current_exe().unwrap())
-            .args(["--exact", "fills_leave_no_output_on_the_stack", "--test-threads=1", "--nocapture"])
-            .env(ROLE, backend.name())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-        assert!(stdout.contains(&format!("output scan passed on {}", backend.name())), "{stdout}");
-    }
+    support::on_each_backend("fills_leave_no_output_on_the_stack", || on_big_stack(scan_fills_for_output));
 }
 
 /// The control: a copy of the output left in a dead frame below the caller
@@ -337,70 +321,4 @@ fn scan_finds_output_left_on_the_stack() {
         });
         assert!(!output_on_stack(top, &out).is_empty(), "the scan missed output copied onto the stack");
     });
-}
-
-/// xmm0 to xmm15 as `fill` left them: called through a pointer, so that
-/// nothing of it is inlined here, and read before anything else runs.
-#[cfg(target_arch = "x86_64")]
-#[inline(never)]
-fn registers_after(fill: fn(&mut [u8]), out: &mut [u8]) -> [[u8; 16]; 16] {
-    let mut regs = std::mem::MaybeUninit::<[[u8; 16]; 16]>::uninit();
-    black_box(fill)(out);
-    // SAFETY: stores the 16 registers into `regs`, 256 writable bytes.
-    unsafe {
-        std::arch::asm!(
-            "movdqu xmmword ptr [{p}], xmm0", "movdqu xmmword ptr [{p} + 16], xmm1",
-            "movdqu xmmword ptr [{p} + 32], xmm2", "movdqu xmmword ptr [{p} + 48], xmm3",
-            "movdqu xmmword ptr [{p} + 64], xmm4", "movdqu xmmword ptr [{p} + 80], xmm5",
-            "movdqu xmmword ptr [{p} + 96], xmm6", "movdqu xmmword ptr [{p} + 112], xmm7",
-            "movdqu xmmword ptr [{p} + 128], xmm8", "movdqu xmmword ptr [{p} + 144], xmm9",
-            "movdqu xmmword ptr [{p} + 160], xmm10", "movdqu xmmword ptr [{p} + 176], xmm11",
-            "movdqu xmmword ptr [{p} + 192], xmm12", "movdqu xmmword ptr [{p} + 208], xmm13",
-            "movdqu xmmword ptr [{p} + 224], xmm14", "movdqu xmmword ptr [{p} + 240], xmm15",
-            p = in(reg) regs.as_mut_ptr(),
-            options(nostack, preserves_flags),
-        );
-        regs.assume_init()
-    }
-}
-
-/// The registers among `regs` that hold a 16-byte window of `out`.
-#[cfg(target_arch = "x86_64")]
-fn output_in_registers(regs: &[[u8; 16]; 16], out: &[u8]) -> Vec<usize> {
-    (0..16).filter(|&r| out.windows(16).any(|w| w == regs[r])).collect()
-}
-
-/// A fill of up to 128 bytes from the buffer moves its bytes through
-/// xmm0 to xmm7 and zeroes them before it returns: no vector register holds
-/// any of its output afterwards (a signal delivered then would save them in
-/// its frame). Every length from 16 to 128, twice each.
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn short_fills_leave_no_output_in_vector_registers() {
-    if skipped("short_fills_leave_no_output_in_vector_registers") {
-        return;
-    }
-    let mut out = [0u8; 128];
-    randp::fill_bytes(&mut out[..1]);
-    for len in (16..=128).chain(16..=128) {
-        let regs = registers_after(randp::fill_bytes, &mut out[..len]);
-        let found = output_in_registers(&regs, &out[..len]);
-        assert!(found.is_empty(), "a {len}-byte fill left its output in xmm{found:?}");
-    }
-}
-
-/// The control: output left in a register by the function called is found.
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn register_scan_finds_output_left_in_a_register() {
-    fn fill_leaving_xmm3(out: &mut [u8]) {
-        randp::fill_bytes(out);
-        // SAFETY: loads 16 of `out`'s bytes into xmm3, which it declares.
-        unsafe {
-            std::arch::asm!("movdqu xmm3, xmmword ptr [{p} + 5]", p = in(reg) out.as_ptr(), out("xmm3") _, options(nostack, readonly, preserves_flags))
-        };
-    }
-    let mut out = [0u8; 64];
-    let regs = registers_after(fill_leaving_xmm3, &mut out);
-    assert_eq!(output_in_registers(&regs, &out), [3], "the scan missed output left in xmm3");
 }

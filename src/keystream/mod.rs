@@ -248,12 +248,15 @@ pub(crate) const WORDS_UP_TO: usize = 128;
 
 /// Copies the `n` bytes at `src` (keystream in a buffer) to `dst` and zeroes
 /// them at `src`: up to [`WORDS_UP_TO`] bytes inline ([`move_out_short`]),
-/// longer moves with the widest vectors the backend's CPU has (words before
-/// the backend is fixed, see [`chosen_backend`]), in one pass or, for
-/// longer moves off the vector boundary, a copy and then a zeroing each on
-/// its own pointer's boundaries (`x86::SPLIT_FROM`). No calls into libc:
-/// its memcpy and memset cost more than the copy itself at the sizes a
-/// buffer hands out. The zeroes stay: the buffer is read again.
+/// longer moves with the widest vectors the backend's CPU has (16-byte
+/// ones before the backend is fixed, see [`chosen_backend`]), in one pass
+/// or, for longer moves off the vector boundary, a copy and then a zeroing
+/// each on its own pointer's boundaries (`x86::SPLIT_FROM`). On x86_64 every
+/// move is assembly that zeroes the registers it moved bytes through, so no
+/// byte of the output is left in a register when it returns (a signal
+/// delivered then would save the registers in its frame). No calls into
+/// libc: its memcpy and memset cost more than the copy itself at the sizes
+/// a buffer hands out. The zeroes stay: the buffer is read again.
 ///
 /// # Safety
 /// `src` is valid for reads and writes of `n` bytes, `dst` for writes, and
@@ -278,10 +281,11 @@ pub(crate) unsafe fn move_out(src: *mut u8, dst: *mut u8, n: usize) {
 }
 
 /// [`move_out`] of at most [`WORDS_UP_TO`] bytes, inline and with no loop
-/// (on x86_64; elsewhere [`move_out_words`]): every 16-byte word loaded
+/// (on x86_64; elsewhere `move_out_words`): every 16-byte word loaded
 /// into a vector register first, from both ends (the two halves overlap
 /// unless `n` is a power of two), then stored to `dst`, then zeroed at
-/// `src`, and the registers zeroed. Uses only scratch registers and no
+/// `src`, and the registers zeroed; below 16 bytes the same with two words
+/// in general registers. Uses only scratch registers and no
 /// stack: a caller that calls nothing else needs no frame, no byte it moves
 /// passes through memory other than `src` and `dst`, and none is left in a
 /// register.
@@ -296,16 +300,10 @@ pub(crate) unsafe fn move_out_short(src: *mut u8, dst: *mut u8, n: usize) {
     // front and from `n` back, stay inside the `n` bytes.
     unsafe {
         match n {
-            65.. => {
-                let e = n - 64;
-                x86::move_words::<8>(src, dst, e);
-            }
-            33.. => {
-                let e = n - 32;
-                x86::move_words::<4>(src, dst, e);
-            }
+            65.. => x86::move_words::<8>(src, dst, n - 64),
+            33.. => x86::move_words::<4>(src, dst, n - 32),
             16.. => x86::move_words::<2>(src, dst, n - 16),
-            _ => move_out_words(src, dst, n),
+            _ => x86::move_gprs(src, dst, n),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -329,16 +327,20 @@ unsafe fn move_out_long(src: *mut u8, dst: *mut u8, n: usize) {
             Backend::Vaes512 => x86::move_out_512(src, dst, n),
             #[cfg(target_arch = "x86_64")]
             Backend::Vaes256 => x86::move_out_256(src, dst, n),
+            #[cfg(target_arch = "x86_64")]
+            _ => x86::move_out_128(src, dst, n),
+            #[cfg(not(target_arch = "x86_64"))]
             _ => move_out_words(src, dst, n),
         }
     }
 }
 
-/// [`move_out`] for what is left below the vector width: 16, 8, 4, 2 and 1
-/// byte steps (and any length, with no wider vectors).
+/// [`move_out`] in 16, 8, 4, 2 and 1 byte steps, where there is no x86_64
+/// assembly for it.
 ///
 /// # Safety
 /// As for [`move_out`].
+#[cfg(any(not(target_arch = "x86_64"), test))]
 #[inline(always)]
 pub(crate) unsafe fn move_out_words(src: *mut u8, dst: *mut u8, n: usize) {
     /// Moves one `T` from `src + i` to `dst + i`, zeroing it behind.

@@ -200,6 +200,8 @@ fn every_move_out_copies_exactly_and_zeroes_behind() {
     #[cfg(target_arch = "x86_64")]
     {
         moves.push(("strings", x86::move_out_strings, 0, usize::MAX));
+        moves.push(("gprs", x86::move_gprs, 0, 15));
+        moves.push(("128", x86::move_out_128, 16, usize::MAX));
         if x86::has_vaes256() {
             moves.push(("256", x86::move_out_256, 32, usize::MAX));
         }

@@ -447,55 +447,98 @@ pub(super) unsafe extern "sysv64" fn mix_expand(
 const SPLIT_FROM: usize = 512;
 
 /// Defines a [`super::move_out`] for one vector width `$w`, for `n >= $w`
-/// bytes: one pass of whole vectors on the same offsets of `src` and `dst`
-/// (the rest in words) when both are on the vector boundary or the move is
-/// short, else ([`SPLIT_FROM`]) the copy with its stores on `dst`'s vector
-/// boundaries and then the zeroing on `src`'s, each with an overlapping
-/// unaligned vector at either end. In two passes every load comes before
-/// the first zero.
+/// bytes, in assembly on three vector registers (`$v` moves, `$z` holds
+/// zeroes, `$t` the last vector), all three zeroed before it returns, so that
+/// no byte moved is left in a register (the compiler's version leaves the
+/// last vectors it moved in whichever registers it picked). One pass of
+/// whole vectors on the same offsets of `src` and `dst` when both are on the
+/// vector boundary or the move is short, else ([`SPLIT_FROM`]) the copy with
+/// its stores on `dst`'s vector boundaries and then the zeroing on `src`'s.
+/// Either way the last vector, which may overlap the one before it, is loaded
+/// before the first zero is stored. The three registers are scratch in both
+/// the System V and the Windows calling conventions.
 macro_rules! move_out_vectors {
-    ($(#[$doc:meta])* $name:ident, $feature:literal, $w:literal, $load:ident, $store:ident, $zero:ident) => {
+    (
+        $(#[$doc:meta])* $name:ident, $feature:literal, $w:literal, $mov:literal,
+        $v:tt, $z:tt, $t:tt, zero: $zero:literal, clear: $clear:literal
+    ) => {
         $(#[$doc])*
         ///
         /// # Safety
         /// As for [`super::move_out`], with `n` at least the vector width;
         /// the CPU has the target feature.
         #[target_feature(enable = $feature)]
+        #[inline(never)] // its `vzeroupper` must not land among a caller's vectors
         pub(super) unsafe fn $name(src: *mut u8, dst: *mut u8, n: usize) {
-            use core::arch::x86_64::{$load, $store, $zero};
             const W: usize = $w;
             debug_assert!(n >= W);
-            // SAFETY: the caller gives `n >= W` bytes at `src` (read and
-            // written) and `dst` (written), not overlapping; every access
-            // below is a whole vector inside them.
+            if n < SPLIT_FROM || (src as usize | dst as usize) & (W - 1) == 0 {
+                // SAFETY: the caller gives `n >= W` bytes at `src` (read and
+                // written) and `dst` (written), not overlapping; every access
+                // is a whole vector at an offset from 0 to `n - W`. The
+                // assembly touches no stack.
+                unsafe {
+                    core::arch::asm!(
+                        concat!($mov, " ", $t, ", [{s} + {n} - {w}]"),
+                        $zero,
+                        "xor {i:e}, {i:e}",
+                        "lea {e}, [{n} - {w}]",
+                        "2:",
+                        concat!($mov, " ", $v, ", [{s} + {i}]"),
+                        concat!($mov, " [{d} + {i}], ", $v),
+                        concat!($mov, " [{s} + {i}], ", $z),
+                        "add {i}, {w}",
+                        "cmp {i}, {e}",
+                        "jb 2b",
+                        concat!($mov, " [{d} + {e}], ", $t),
+                        concat!($mov, " [{s} + {e}], ", $z),
+                        $clear,
+                        s = in(reg) src, d = in(reg) dst, n = in(reg) n, w = const W,
+                        i = out(reg) _, e = out(reg) _,
+                        out($v) _, out($z) _, out($t) _,
+                        options(nostack),
+                    )
+                };
+                return;
+            }
+            // SAFETY: as above; the first offsets after the first vector
+            // (`W` less each pointer's misalignment) are between 1 and `W`,
+            // below `n - W` (`n >= SPLIT_FROM`).
             unsafe {
-                if n < SPLIT_FROM || (src as usize | dst as usize) & (W - 1) == 0 {
-                    // One pass on the same offsets.
-                    let zero = $zero();
-                    let mut i = 0;
-                    while i + W <= n {
-                        $store(dst.add(i).cast(), $load(src.add(i).cast()));
-                        $store(src.add(i).cast(), zero);
-                        i += W;
-                    }
-                    return super::move_out_words(src.add(i), dst.add(i), n - i);
-                }
-                let tail = $load(src.add(n - W).cast());
-                $store(dst.cast(), $load(src.cast()));
-                let mut i = W - (dst as usize & (W - 1));
-                while i + W <= n {
-                    $store(dst.add(i).cast(), $load(src.add(i).cast()));
-                    i += W;
-                }
-                $store(dst.add(n - W).cast(), tail);
-                let zero = $zero();
-                $store(src.cast(), zero);
-                let mut i = W - (src as usize & (W - 1));
-                while i + W <= n {
-                    $store(src.add(i).cast(), zero);
-                    i += W;
-                }
-                $store(src.add(n - W).cast(), zero);
+                core::arch::asm!(
+                    concat!($mov, " ", $t, ", [{s} + {n} - {w}]"),
+                    concat!($mov, " ", $v, ", [{s}]"),
+                    concat!($mov, " [{d}], ", $v),
+                    "lea {e}, [{n} - {w}]",
+                    "mov {i}, {d}",
+                    "and {i}, {w} - 1",
+                    "neg {i}",
+                    "add {i}, {w}",
+                    "2:",
+                    concat!($mov, " ", $v, ", [{s} + {i}]"),
+                    concat!($mov, " [{d} + {i}], ", $v),
+                    "add {i}, {w}",
+                    "cmp {i}, {e}",
+                    "jb 2b",
+                    concat!($mov, " [{d} + {e}], ", $t),
+                    $zero,
+                    concat!($mov, " [{s}], ", $z),
+                    "mov {i}, {s}",
+                    "and {i}, {w} - 1",
+                    "neg {i}",
+                    "add {i}, {w}",
+                    "3:",
+                    concat!($mov, " [{s} + {i}], ", $z),
+                    "add {i}, {w}",
+                    "cmp {i}, {e}",
+                    "jb 3b",
+                    concat!($mov, " [{s} + {e}], ", $z),
+                    $clear,
+                    s = in(reg) src, d = in(reg) dst, n = in(reg) n, w = const W,
+                    i = out(reg) _, e = out(reg) _,
+                    out($v) _, out($z) _, out($t) _,
+                    options(nostack),
+                )
             }
         }
     };
@@ -503,11 +546,22 @@ macro_rules! move_out_vectors {
 
 move_out_vectors!(
     /// [`super::move_out`] with 64-byte vectors.
-    move_out_512, "avx512f", 64, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_setzero_si512
+    move_out_512, "avx512f", 64, "vmovdqu64", "zmm0", "zmm1", "zmm2",
+    zero: "vpxord zmm1, zmm1, zmm1",
+    clear: "vpxor xmm0, xmm0, xmm0\nvpxor xmm2, xmm2, xmm2\nvzeroupper"
 );
 move_out_vectors!(
     /// [`super::move_out`] with 32-byte vectors.
-    move_out_256, "avx", 32, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_setzero_si256
+    move_out_256, "avx", 32, "vmovdqu", "ymm0", "ymm1", "ymm2",
+    zero: "vpxor ymm1, ymm1, ymm1",
+    clear: "vpxor xmm0, xmm0, xmm0\nvpxor xmm2, xmm2, xmm2\nvzeroupper"
+);
+move_out_vectors!(
+    /// [`super::move_out`] with 16-byte vectors (SSE2: every x86_64 CPU),
+    /// for the backends without wider ones.
+    move_out_128, "sse2", 16, "movdqu", "xmm0", "xmm1", "xmm2",
+    zero: "pxor xmm1, xmm1",
+    clear: "pxor xmm0, xmm0\npxor xmm2, xmm2"
 );
 
 /// [`super::move_out`] in a debug build, where the vector moves keep the
@@ -630,6 +684,50 @@ pub(super) unsafe fn move_words<const K: usize>(src: *mut u8, dst: *mut u8, e: u
                 options(nostack, preserves_flags),
             ),
             _ => unreachable!("2, 4 or 8 words"),
+        }
+    }
+}
+
+/// Moves `n` (0 to 15) bytes from `src` to `dst`, zeroing them at `src`,
+/// through two general registers that are zeroed afterwards: two words of
+/// the widest size that fits, one from each end (they overlap unless `n` is
+/// twice that size), or one byte. No copy of a byte moved is left in a
+/// register or on the stack.
+///
+/// # Safety
+/// As for [`super::move_out`], with `n < 16`.
+#[inline(always)]
+pub(super) unsafe fn move_gprs(src: *mut u8, dst: *mut u8, n: usize) {
+    debug_assert!(n < 16);
+    /// The assembly for two words of `$size` (`ptr` keyword) in register
+    /// part `$part`, the second at `src + e` and `dst + e`.
+    macro_rules! two {
+        ($size:literal, $part:literal, $e:expr) => {
+            core::arch::asm!(
+                concat!("mov {a", $part, "}, ", $size, " ptr [{s}]"),
+                concat!("mov {b", $part, "}, ", $size, " ptr [{s} + {e}]"),
+                concat!("mov ", $size, " ptr [{d}], {a", $part, "}"),
+                concat!("mov ", $size, " ptr [{d} + {e}], {b", $part, "}"),
+                "xor {a:e}, {a:e}",
+                "xor {b:e}, {b:e}",
+                concat!("mov ", $size, " ptr [{s}], {a", $part, "}"),
+                concat!("mov ", $size, " ptr [{s} + {e}], {a", $part, "}"),
+                s = in(reg) src, d = in(reg) dst, e = in(reg) $e,
+                a = out(reg_abcd) _, b = out(reg_abcd) _,
+                options(nostack),
+            )
+        };
+    }
+    // SAFETY: forwarded from the caller: both words of each branch lie
+    // inside the `n` bytes at `src` and at `dst`; the assembly touches no
+    // stack.
+    unsafe {
+        match n {
+            8.. => two!("qword", "", n - 8),
+            4.. => two!("dword", ":e", n - 4),
+            2.. => two!("word", ":x", n - 2),
+            1 => two!("byte", ":l", 0usize),
+            _ => {}
         }
     }
 }

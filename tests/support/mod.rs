@@ -54,6 +54,37 @@ pub fn assert_child_ok(role: &str) {
     );
 }
 
+/// The environment variable that tells a re-run test binary which keystream
+/// backend to force ([`on_each_backend`]).
+pub const BACKEND: &str = "RANDP_TEST_BACKEND";
+
+/// Runs `check` on every keystream backend this CPU runs, each in a process
+/// of its own: this test binary re-run for test `test` alone with
+/// [`BACKEND`] set, which forces that backend before the first draw (so the
+/// test must not draw before calling this), runs `check` and says so. Panics
+/// unless every child passed.
+#[cfg(feature = "internals")]
+pub fn on_each_backend(test: &str, check: impl FnOnce()) {
+    use randp::internals::Backend;
+    if let Ok(name) = std::env::var(BACKEND) {
+        let backend = Backend::ALL.into_iter().find(|b| b.name() == name).expect("a backend's name");
+        assert!(randp::internals::force_backend(backend), "{name} forced before the first draw");
+        check();
+        println!("{test} passed on {name}");
+        return;
+    }
+    for backend in Backend::ALL.into_iter().filter(|b| b.supported()) {
+        let out = command(std::env::current_exe().expect("own path"))
+            .args(["--exact", test, "--test-threads=1", "--nocapture"])
+            .env(BACKEND, backend.name())
+            .output()
+            .expect("spawn child");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("{test} passed on {}", backend.name())), "{stdout}");
+    }
+}
+
 /// Says on stderr that `what` is skipped here, and why, and returns true,
 /// when `cannot_apply` holds under an emulator; natively it returns false
 /// whatever `cannot_apply` says, so a native run never skips. The line is
