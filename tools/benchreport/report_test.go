@@ -109,6 +109,24 @@ func TestMergeCPasses(t *testing.T) {
 	}
 }
 
+// TestPerProcessAfterSummaries: summarizing a row leaves its samples in
+// pass order, so that the processes are still paired after the report has
+// taken the rows' medians (it sorted them in place, and randp's fastest
+// process was then set against planet36/randp's fastest).
+func TestPerProcessAfterSummaries(t *testing.T) {
+	c := &cSet{
+		samples: map[string][]float64{"fill_1KiB/randp": {100, 80, 70}, "fill_1KiB/planet36": {110, 60, 75}},
+		passes:  map[string][]int{"fill_1KiB/randp": {1, 2, 3}, "fill_1KiB/planet36": {1, 2, 3}},
+	}
+	if c.get("fill_1KiB/randp").Center != 80 || c.get("fill_1KiB/planet36").Center != 75 {
+		t.Fatalf("medians %v %v", c.get("fill_1KiB/randp"), c.get("fill_1KiB/planet36"))
+	}
+	r := &report{res: &results{c: c}}
+	if f, of := r.perProcess("fill_1KiB/randp", "fill_1KiB/planet36"); f != 2 || of != 3 {
+		t.Errorf("perProcess = %d of %d, want 2 of 3 (passes 1 and 3)", f, of)
+	}
+}
+
 // TestFillByOffset: each pass's destination offset is read from its
 // context, and the fills are set side by side by offset, with the
 // processes counted per column; one offset only gives no table.
