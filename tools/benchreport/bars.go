@@ -127,8 +127,12 @@ func (r *report) bars20(vaes bool) []bar {
 		explained[f.size] = true
 	}
 	for n := 16.0; n <= 1<<20; n *= 2 {
-		name := "fill_" + sizeName(n) + "/"
-		b := ratioBar("C `randp_bytes` (Rust `fill_bytes` behind the C ABI) / planet36/randp `randp_bytes`, "+fmtBytes(n)+" calls, throughput",
+		name := c.fillTable(n)
+		calls := " calls"
+		if strings.HasPrefix(name, turnsPrefix) {
+			calls = " calls in turns"
+		}
+		b := ratioBar("C `randp_bytes` (Rust `fill_bytes` behind the C ABI) / planet36/randp `randp_bytes`, "+fmtBytes(n)+calls+", throughput",
 			c.get(name+"planet36"), c.get(name+"randp"), target, ge(min))
 		if fast, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {
 			b.measured += fmt.Sprintf("; randp faster in %d of %d processes", fast, of)

@@ -103,6 +103,10 @@ type gbenchRun struct {
 		BytesPerSecond float64 `json:"bytes_per_second"`
 		ItemsPerSecond float64 `json:"items_per_second"`
 		ErrorOccurred  bool    `json:"error_occurred"`
+		// The counters of the fill_turns_ rows: ns per call of randp and
+		// of the rival it took turns with.
+		RandpNs float64 `json:"randp_ns"`
+		RivalNs float64 `json:"rival_ns"`
 	} `json:"benchmarks"`
 }
 
@@ -154,6 +158,22 @@ func loadCBench(path string) (*cSet, error) {
 				continue
 			}
 			name := strings.Replace(b.RunName, "/real_time", "", 1)
+			if tbl, pair, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(tbl, turnsPrefix) {
+				// One row, two samples: "fill_turns_2KiB/randp_planet36" gives
+				// fill_turns_2KiB/randp and fill_turns_2KiB/planet36.
+				rival, ok := strings.CutPrefix(pair, "randp_")
+				if !ok || b.RandpNs <= 0 || b.RivalNs <= 0 {
+					continue
+				}
+				for _, x := range []struct {
+					key string
+					v   float64
+				}{{"randp", b.RandpNs}, {rival, b.RivalNs}} {
+					s.samples[tbl+"/"+x.key] = append(s.samples[tbl+"/"+x.key], x.v)
+					s.passes[tbl+"/"+x.key] = append(s.passes[tbl+"/"+x.key], p.Pass)
+				}
+				continue
+			}
 			size := opBytes(name)
 			var v float64
 			switch {
@@ -183,6 +203,30 @@ func (s *cSet) buildType() string {
 		return fmt.Sprint(v)
 	}
 	return ""
+}
+
+// turnsPrefix starts the tables in which randp and a rival fill in turns
+// (benches/c's FillTurns), each turn timed on its own.
+const turnsPrefix = "fill_turns_"
+
+// fillTable is the table of the C fills of `n` bytes that set randp beside
+// planet36/randp: the one in turns when the run has it (both then measured
+// in the same moments), else the rows measured one after the other.
+func (s *cSet) fillTable(n float64) string {
+	if s.get(turnsPrefix + sizeName(n) + "/randp").ok() {
+		return turnsPrefix + sizeName(n) + "/"
+	}
+	return "fill_" + sizeName(n) + "/"
+}
+
+// turnsNote says how the fill tables that set randp beside planet36/randp
+// were measured, when the run has them in turns ("" otherwise).
+func (s *cSet) turnsNote() string {
+	if !strings.HasPrefix(s.fillTable(2048), turnsPrefix) {
+		return ""
+	}
+	return "the two taking turns in one benchmark (`fill_turns_`), each turn about 64 KiB of calls and timed on its own, " +
+		"so that both meet the same moments of a shared machine, whose stores cost more in some tenths of a second than in others"
 }
 
 // opBytes is the bytes one call of a fill benchmark writes, from its table

@@ -309,7 +309,7 @@ func (r *report) fillVerdicts() {
 	}
 	groups := map[string][]string{}
 	for n := 16.0; n <= 1<<20; n *= 2 {
-		name := "fill_" + sizeName(n) + "/"
+		name := r.res.c.fillTable(n)
 		v := compare(r.res.c.get(name+"randp"), r.res.c.get(name+"planet36"))
 		switch {
 		case v == "":
@@ -330,7 +330,11 @@ func (r *report) fillVerdicts() {
 	if len(groups) == 0 {
 		return
 	}
-	r.p("C fill against planet36/randp (3 AES rounds) by call size, on the %s; in parentheses, the processes in which randp was the faster:\n\n", r.cpuName())
+	r.p("C fill against planet36/randp (3 AES rounds) by call size, on the %s", r.cpuName())
+	if note := r.res.c.turnsNote(); note != "" {
+		r.p(", %s", note)
+	}
+	r.p("; in parentheses, the processes in which randp was the faster:\n\n")
 	for _, v := range []string{"slower", "no significant difference", "faster"} {
 		if len(groups[v]) > 0 {
 			label := map[string]string{"slower": "**slower**", "faster": "faster", "no significant difference": "no significant difference"}[v]

@@ -424,7 +424,7 @@ func (r *report) cFillByOffset() {
 		if n < 64 || n > 4096 {
 			continue
 		}
-		name := "fill_" + sizeName(n) + "/"
+		name := c.fillTable(n)
 		a, b := c.byPass(name+"randp"), c.byPass(name+"planet36")
 		cells := []string{fmtBytes(n)}
 		for _, off := range offsets {
@@ -449,7 +449,11 @@ func (r *report) cFillByOffset() {
 		t.row(cells...)
 	}
 	r.p("By where the destination starts past a 64-byte boundary: the passes turn it through %s bytes, one offset per process, so each column holds the processes ", joinInts(offsets))
-	r.p("that used it (medians of their calls, ns per call). A vector store that starts off its width's boundary can cross a cache line; ")
+	r.p("that used it (medians of their calls, ns per call")
+	if note := c.turnsNote(); note != "" {
+		r.p("; %s", note)
+	}
+	r.p("). A vector store that starts off its width's boundary can cross a cache line; ")
 	r.p("a row that differs from column to column depends on the caller's alignment.\n\n%s\n", t)
 }
 

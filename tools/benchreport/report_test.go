@@ -77,13 +77,10 @@ func gbenchDoc(ops map[string]float64, context map[string]any) string {
 	return string(out)
 }
 
-// TestMergeCPasses: per-pass files merge into one; samples keep their pass,
-// and perProcess pairs randp and a rival within each process.
-func TestMergeCPasses(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "pass-01.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 100, "fill_1KiB/planet36": 90}, map[string]any{"library_build_type": "debug"}))
-	writeFile(t, filepath.Join(dir, "pass-02.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 80, "fill_1KiB/planet36": 95}, nil))
-	writeFile(t, filepath.Join(dir, "pass-03.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 70, "fill_1KiB/planet36": 96}, nil))
+// loadMerged merges the pass-NN.json files of dir (mergeCPasses) and
+// loads the result.
+func loadMerged(t *testing.T, dir string) *cSet {
+	t.Helper()
 	b, err := mergeCPasses(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +91,17 @@ func TestMergeCPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// TestMergeCPasses: per-pass files merge into one; samples keep their pass,
+// and perProcess pairs randp and a rival within each process.
+func TestMergeCPasses(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "pass-01.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 100, "fill_1KiB/planet36": 90}, map[string]any{"library_build_type": "debug"}))
+	writeFile(t, filepath.Join(dir, "pass-02.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 80, "fill_1KiB/planet36": 95}, nil))
+	writeFile(t, filepath.Join(dir, "pass-03.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 70, "fill_1KiB/planet36": 96}, nil))
+	c := loadMerged(t, dir)
 	if got := c.samples["fill_1KiB/randp"]; len(got) != 3 {
 		t.Fatalf("samples = %v", got)
 	}
@@ -137,16 +145,7 @@ func TestFillByOffset(t *testing.T) {
 		ctx := map[string]any{"dst_offset": fmt.Sprint(i % 2 * 16)}
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), gbenchDoc(map[string]float64{"fill_512B/randp": tm.randp, "fill_512B/planet36": tm.p36}, ctx))
 	}
-	b, err := mergeCPasses(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged := filepath.Join(t.TempDir(), "c.json")
-	writeFile(t, merged, string(b))
-	c, err := loadCBench(merged)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := loadMerged(t, dir)
 	if c.dstOffset[1] != 0 || c.dstOffset[2] != 16 || c.dstOffset[4] != 16 {
 		t.Fatalf("offsets by pass = %v", c.dstOffset)
 	}
@@ -796,5 +795,54 @@ func TestBackendsTable(t *testing.T) {
 	}
 	if strings.Contains(md[:strings.Index(md, "## "+hBars)], "aesni") {
 		t.Errorf("a backend this CPU does not use made the first screen's losses")
+	}
+}
+
+// turnsDoc is gbenchDoc with one fill_turns_ row: randp and planet36/randp
+// taking turns, their ns per call in the row's counters.
+func turnsDoc(ops map[string]float64, table string, randpNs, rivalNs float64) string {
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(gbenchDoc(ops, nil)), &doc); err != nil {
+		panic(err)
+	}
+	doc["benchmarks"] = append(doc["benchmarks"].([]any), map[string]any{
+		"run_name": table + "/randp_planet36/real_time", "run_type": "iteration", "threads": 1,
+		"real_time": 1e7, "time_unit": "ns", "randp_ns": randpNs, "rival_ns": rivalNs,
+	})
+	out, _ := json.Marshal(doc)
+	return string(out)
+}
+
+// TestFillTurns: a fill_turns_ row gives a sample of randp and one of its
+// rival per pass, and where a size has one, the verdicts against
+// planet36/randp come from it rather than from the rows measured one after
+// the other (which here say the opposite); sizes without one keep those.
+func TestFillTurns(t *testing.T) {
+	dir := t.TempDir()
+	times := []struct{ randp, p36 float64 }{{150, 120}, {155, 118}, {140, 145}, {151, 119}, {153, 121}, {150, 117}, {152, 120}, {149, 122}, {154, 119}, {151, 118}}
+	for i, tm := range times {
+		ops := map[string]float64{"fill_2KiB/randp": 170 + float64(i), "fill_2KiB/planet36": 180 - float64(i), "fill_1KiB/randp": 90 + float64(i), "fill_1KiB/planet36": 60 - float64(i)}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), turnsDoc(ops, "fill_turns_2KiB", tm.randp, tm.p36))
+	}
+	c := loadMerged(t, dir)
+	if bp := c.byPass("fill_turns_2KiB/planet36"); len(bp) != len(times) || bp[1] != 120 || bp[3] != 145 {
+		t.Fatalf("planet36/randp's turns by pass = %v", bp)
+	}
+	if got := c.fillTable(2048); got != "fill_turns_2KiB/" {
+		t.Errorf("fillTable(2 KiB) = %q", got)
+	}
+	if got := c.fillTable(1024); got != "fill_1KiB/" {
+		t.Errorf("fillTable(1 KiB) = %q", got)
+	}
+	r := &report{res: &results{c: c}}
+	if f, of := r.perProcess("fill_turns_2KiB/randp", "fill_turns_2KiB/planet36"); f != 1 || of != len(times) {
+		t.Errorf("perProcess = %d of %d, want 1 of %d", f, of, len(times))
+	}
+	r.fillVerdicts()
+	out := r.b.String()
+	for _, want := range []string{"- **slower**: 1 KiB (0 of 10), 2 KiB (1 of 10)", "the two taking turns in one benchmark"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
 	}
 }

@@ -174,7 +174,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 	}
 	call, callKnown := r.callCost(perByte)
 	for n := 16.0; n <= 1<<20; n *= 2 {
-		name := "fill_" + sizeName(n) + "/"
+		name := res.c.fillTable(n)
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
 		v, _ := ratioOf(p36, rp)
 		f := fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, direct: n >= directFrom, call: call, callKnown: callKnown}
@@ -258,7 +258,11 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	r.p("randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`); and the C call `randp_u64` less its 8 bytes' ")
 	r.p("keystream and the copy-and-zero of 16 bytes, itself with a call (so an underestimate, 0 where that is all the call costs). ")
 	r.p("Each is taken at the fast end of its 95%% interval, ")
-	r.p("so that their sum is a floor, not a typical time, for a randp call that erases what it hands out:\n\n")
+	r.p("so that their sum is a floor, not a typical time, for a randp call that erases what it hands out")
+	if note := res.c.turnsNote(); note != "" {
+		r.p(" (the two whole calls: %s)", note)
+	}
+	r.p(":\n\n")
 	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "call", "floor", "planet36/randp ÷ floor"}}
 	for _, f := range floors {
 		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), f.copyCell(), f.callCell(), ns(f.floor()),
