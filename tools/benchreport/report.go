@@ -310,16 +310,17 @@ func (r *report) fillVerdicts() {
 	groups := map[string][]string{}
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		name := r.res.c.fillTable(n)
-		v := compare(r.res.c.get(name+"randp"), r.res.c.get(name+"planet36"))
+		ratio, sep, _ := r.fillRatio(n)
+		var v string
 		switch {
-		case v == "":
+		case ratio == 0:
 			continue
-		case strings.HasSuffix(v, "slower"):
-			v = "slower"
-		case strings.HasSuffix(v, "faster"):
-			v = "faster"
-		default:
+		case !sep:
 			v = "no significant difference"
+		case ratio < 1:
+			v = "slower"
+		default:
+			v = "faster"
 		}
 		cell := fmtBytes(n)
 		if f, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {

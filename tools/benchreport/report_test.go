@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -798,17 +799,19 @@ func TestBackendsTable(t *testing.T) {
 	}
 }
 
-// turnsDoc is gbenchDoc with one fill_turns_ row: randp and planet36/randp
-// taking turns, their ns per call in the row's counters.
-func turnsDoc(ops map[string]float64, table string, randpNs, rivalNs float64) string {
+// turnsDoc is gbenchDoc with fill_turns_ rows: randp and planet36/randp
+// taking turns, their ns per call in each row's counters.
+func turnsDoc(ops map[string]float64, turns map[string][2]float64) string {
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(gbenchDoc(ops, nil)), &doc); err != nil {
 		panic(err)
 	}
-	doc["benchmarks"] = append(doc["benchmarks"].([]any), map[string]any{
-		"run_name": table + "/randp_planet36/real_time", "run_type": "iteration", "threads": 1,
-		"real_time": 1e7, "time_unit": "ns", "randp_ns": randpNs, "rival_ns": rivalNs,
-	})
+	for table, ns := range turns {
+		doc["benchmarks"] = append(doc["benchmarks"].([]any), map[string]any{
+			"run_name": table + "/randp_planet36/real_time", "run_type": "iteration", "threads": 1,
+			"real_time": 1e7, "time_unit": "ns", "randp_ns": ns[0], "rival_ns": ns[1],
+		})
+	}
 	out, _ := json.Marshal(doc)
 	return string(out)
 }
@@ -822,7 +825,13 @@ func TestFillTurns(t *testing.T) {
 	times := []struct{ randp, p36 float64 }{{150, 120}, {155, 118}, {140, 145}, {151, 119}, {153, 121}, {150, 117}, {152, 120}, {149, 122}, {154, 119}, {151, 118}}
 	for i, tm := range times {
 		ops := map[string]float64{"fill_2KiB/randp": 170 + float64(i), "fill_2KiB/planet36": 180 - float64(i), "fill_1KiB/randp": 90 + float64(i), "fill_1KiB/planet36": 60 - float64(i)}
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), turnsDoc(ops, "fill_turns_2KiB", tm.randp, tm.p36))
+		// At 128 B both sides change by a factor of ten from process to
+		// process (the moments each met), but in every process planet36/randp
+		// takes 1.1 times randp's time: the medians' intervals overlap, the
+		// processes' ratios do not straddle 1.
+		k := float64(i + 1)
+		turns := map[string][2]float64{"fill_turns_2KiB": {tm.randp, tm.p36}, "fill_turns_128B": {10 * k, 11 * k}}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), turnsDoc(ops, turns))
 	}
 	c := loadMerged(t, dir)
 	if bp := c.byPass("fill_turns_2KiB/planet36"); len(bp) != len(times) || bp[1] != 120 || bp[3] != 145 {
@@ -840,7 +849,13 @@ func TestFillTurns(t *testing.T) {
 	}
 	r.fillVerdicts()
 	out := r.b.String()
-	for _, want := range []string{"- **slower**: 1 KiB (0 of 10), 2 KiB (1 of 10)", "the two taking turns in one benchmark"} {
+	if v, sep, paired := r.fillRatio(128); !paired || !sep || math.Abs(v-1.1) > 1e-9 {
+		t.Errorf("fillRatio(128 B) = %v, %v, %v; want the paired 1.1, significant", v, sep, paired)
+	}
+	if _, sep := ratioOf(c.get("fill_turns_128B/planet36"), c.get("fill_turns_128B/randp")); sep {
+		t.Errorf("the 128 B medians' intervals do not overlap: the case no longer shows what pairing adds")
+	}
+	for _, want := range []string{"- **slower**: 1 KiB (0 of 10), 2 KiB (1 of 10)", "- faster: 128 B (10 of 10)", "the two taking turns in one benchmark"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}

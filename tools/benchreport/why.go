@@ -176,7 +176,7 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		name := res.c.fillTable(n)
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
-		v, _ := ratioOf(p36, rp)
+		v, _, _ := r.fillRatio(n)
 		f := fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, direct: n >= directFrom, call: call, callKnown: callKnown}
 		if !f.direct {
 			f.copyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
