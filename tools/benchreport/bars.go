@@ -21,12 +21,18 @@ func (b *bar) linkProfile(h string) { b.met += " ([profile](" + anchor(h) + "))"
 // throughput ratio is the inverse time ratio: pass the contestants swapped).
 func ratioBar(what string, a, b stat, target string, ok func(float64) bool) bar {
 	v, sep := ratioOf(a, b)
+	return ratioVerdict(what, v, sep, "medians", target, ok)
+}
+
+// ratioVerdict is a bar for ratio v, significant or not (then the cell
+// names what v is the ratio of: `of`); 0 is not measured.
+func ratioVerdict(what string, v float64, sep bool, of, target string, ok func(float64) bool) bar {
 	if v == 0 {
 		return bar{what, "not measured", target, "—"}
 	}
 	m := sig(v) + "×"
 	if !sep {
-		m = fmt.Sprintf("%s (medians %s×)", noDifference, sig(v))
+		m = fmt.Sprintf("%s (%s %s×)", noDifference, of, sig(v))
 	}
 	return bar{what, m, target, yesNo(ok(v))}
 }
@@ -117,11 +123,10 @@ func (r *report) fillRatio(n float64) (v float64, sep, paired bool) {
 		v, sep = ratioOf(c.get(table+"planet36"), c.get(table+"randp"))
 		return v, sep, false
 	}
-	a, b := c.byPass(table+"randp"), c.byPass(table+"planet36")
 	var ratios []float64
-	for pass, x := range a {
-		if y, ok := b[pass]; ok && x > 0 {
-			ratios = append(ratios, y/x)
+	for _, p := range c.pairs(table+"randp", table+"planet36") {
+		if p[0] > 0 {
+			ratios = append(ratios, p[1]/p[0])
 		}
 	}
 	s := summarize(ratios)
@@ -157,14 +162,13 @@ func (r *report) bars20(vaes bool) []bar {
 		if strings.HasPrefix(name, turnsPrefix) {
 			calls = " calls in turns"
 		}
-		b := ratioBar("C `randp_bytes` (Rust `fill_bytes` behind the C ABI) / planet36/randp `randp_bytes`, "+fmtBytes(n)+calls+", throughput",
-			c.get(name+"planet36"), c.get(name+"randp"), target, ge(min))
-		if v, sep, paired := r.fillRatio(n); paired {
-			b.measured, b.met = sig(v)+"×", yesNo(v >= min)
-			if !sep {
-				b.measured = fmt.Sprintf("%s (median of the processes' ratios %s×)", noDifference, sig(v))
-			}
+		v, sep, paired := r.fillRatio(n)
+		of := "medians"
+		if paired {
+			of = "median of the processes' ratios"
 		}
+		b := ratioVerdict("C `randp_bytes` (Rust `fill_bytes` behind the C ABI) / planet36/randp `randp_bytes`, "+fmtBytes(n)+calls+", throughput",
+			v, sep, of, target, ge(min))
 		if fast, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {
 			b.measured += fmt.Sprintf("; randp faster in %d of %d processes", fast, of)
 		}

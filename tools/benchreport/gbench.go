@@ -38,6 +38,19 @@ func (s *cSet) byPass(name string) map[int]float64 {
 	return m
 }
 
+// pairs is the samples of benchmarks a and b from the passes that measured
+// both, a's first: one pair per process.
+func (s *cSet) pairs(a, b string) [][2]float64 {
+	other := s.byPass(b)
+	var out [][2]float64
+	for pass, v := range s.byPass(a) {
+		if w, ok := other[pass]; ok {
+			out = append(out, [2]float64{v, w})
+		}
+	}
+	return out
+}
+
 // mergeCPasses gathers the per-pass Google Benchmark JSON files of a folder
 // (pass-NN.json, one process each) into one file: {"passes": [{"pass": N,
 // "run": <the file as written>}, ...]}, the raw record kept beside the report.

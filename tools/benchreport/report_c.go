@@ -84,16 +84,13 @@ func sizeName(n float64) string {
 // perProcess counts the passes in which randp was faster than a rival in
 // the same process, of the passes that measured both.
 func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
-	a, b := r.res.c.byPass(randpName), r.res.c.byPass(rivalName)
-	for pass, v := range a {
-		if w, ok := b[pass]; ok {
-			of++
-			if v < w {
-				faster++
-			}
+	pairs := r.res.c.pairs(randpName, rivalName)
+	for _, p := range pairs {
+		if p[0] < p[1] {
+			faster++
 		}
 	}
-	return faster, of
+	return faster, len(pairs)
 }
 
 var cFillKeys = []string{"randp", "planet36", "getrandom_vdso", "arc4random_glibc", "arc4random_libbsd", "openssl", "getrandom_syscall", "getentropy"}
