@@ -41,6 +41,8 @@ test-aarch64: staticlib-aarch64
 	@echo "test-aarch64: the x86_64-only tests are left out:" $(X86_ONLY_TEST_FILES)
 	$(AARCH64_ENV) $(CARGO) test --locked --release --all-features --target $(AARCH64_TARGET) \
 		-p randp --lib --bins $(AARCH64_TESTS)
+	@echo "test-aarch64: the moves out of the buffer in a debug build (registers read after each)"
+	$(AARCH64_ENV) $(CARGO) test --locked --all-features --target $(AARCH64_TARGET) -p randp --lib keystream::aarch64::
 	@mkdir -p build/aarch64/c
 	aarch64-linux-gnu-gcc $(C_STD_FLAGS) -Iinclude $(C_TEST_SRC)/test_randp.c build/aarch64/librandp.a \
 		-lpthread -o build/aarch64/c/test_randp_static

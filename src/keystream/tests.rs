@@ -194,13 +194,14 @@ fn every_move_out_copies_exactly_and_zeroes_behind() {
     type Move = unsafe fn(*mut u8, *mut u8, usize);
     let mut moves: Vec<(&str, Move, usize, usize)> = std::vec![
         ("move_out", move_out, 0, usize::MAX),
-        ("words", move_out_words, 0, usize::MAX),
         ("short", move_out_short, 0, WORDS_UP_TO),
+        ("gprs", arch::move_gprs, 0, 15),
     ];
+    #[cfg(target_arch = "aarch64")]
+    moves.push(("long", aarch64::move_out_long, 64, usize::MAX));
     #[cfg(target_arch = "x86_64")]
     {
         moves.push(("strings", x86::move_out_strings, 0, usize::MAX));
-        moves.push(("gprs", x86::move_gprs, 0, 15));
         moves.push(("128", x86::move_out_128, 16, usize::MAX));
         if x86::has_vaes256() {
             moves.push(("256", x86::move_out_256, 32, usize::MAX));
