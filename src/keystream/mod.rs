@@ -271,14 +271,9 @@ pub(crate) const WORDS_UP_TO: usize = 128;
 /// they do not overlap.
 #[inline(always)]
 pub(crate) unsafe fn move_out(src: *mut u8, dst: *mut u8, n: usize) {
-    // A debug build keeps every value in a stack slot, the words these moves
-    // load included, and would leave copies of the output in dead frames:
-    // there the bytes go from memory to memory.
-    #[cfg(target_arch = "x86_64")]
-    if cfg!(debug_assertions) {
-        // SAFETY: forwarded from the caller.
-        return unsafe { x86::move_out_strings(src, dst, n) };
-    }
+    // Every move is assembly, which keeps what it loads in registers in a
+    // debug build too (one that the compiler generated would keep each word
+    // in a stack slot there, and leave copies in dead frames).
     // SAFETY: forwarded from the caller.
     unsafe {
         if n <= WORDS_UP_TO {

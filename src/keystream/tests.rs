@@ -201,7 +201,6 @@ fn every_move_out_copies_exactly_and_zeroes_behind() {
     moves.push(("long", aarch64::move_out_long, 64, usize::MAX));
     #[cfg(target_arch = "x86_64")]
     {
-        moves.push(("strings", x86::move_out_strings, 0, usize::MAX));
         moves.push(("128", x86::move_out_128, 16, usize::MAX));
         if x86::has_vaes256() {
             moves.push(("256", x86::move_out_256, 32, usize::MAX));

@@ -564,35 +564,6 @@ move_out_vectors!(
     clear: "pxor xmm0, xmm0\npxor xmm2, xmm2"
 );
 
-/// [`super::move_out`] in a debug build, where the vector moves keep the
-/// words they load in stack slots: `rep movsb` from `src` to `dst`, then
-/// `rep stosb` of zeroes over `src`, so that no byte moved is held anywhere
-/// but in those two places.
-///
-/// # Safety
-/// As for [`super::move_out`].
-#[inline(always)]
-pub(super) unsafe fn move_out_strings(src: *mut u8, dst: *mut u8, n: usize) {
-    // SAFETY: the caller guarantees `n` readable and writable bytes at `src`
-    // and `n` writable ones at `dst`; the direction flag is clear (the ABI
-    // guarantees it at every call).
-    unsafe {
-        core::arch::asm!(
-            "rep movsb",
-            "mov rdi, {src}",
-            "mov rcx, {n}",
-            "rep stosb",
-            src = in(reg) src,
-            n = in(reg) n,
-            inout("rsi") src => _,
-            inout("rdi") dst => _,
-            inout("rcx") n => _,
-            in("eax") 0u32,
-            options(nostack, preserves_flags),
-        )
-    }
-}
-
 /// Moves `K` (2, 4 or 8) 16-byte words from `src` to the same offsets of
 /// `dst`, zeroing them at `src`: the first half at 0, 16, … from the front,
 /// the second half at `e`, `e + 16`, … (so that the words may overlap),
