@@ -249,6 +249,10 @@ func readDirect(b []byte) {
 	}
 }
 
+// readDirectMin is the length from which Read fills b in readDirect's
+// pinned pieces rather than from one take of the calling P's generator.
+const readDirectMin = 512
+
 // readPinnedMax bounds the bytes a Read produces per pinned section, so
 // that a large Read does not keep its P from being preempted for long.
 const readPinnedMax = 4096

@@ -46,7 +46,7 @@ func fuzzCheckedRead(t *testing.T, read func([]byte) (int, error), n int) []byte
 // no 16-byte block of output appears twice.
 func FuzzRead(f *testing.F) {
 	for _, sizes := range [][]int{
-		{0}, {1}, {7}, {8}, {9}, {511}, {512}, {513}, {4095}, {4096}, {4097}, {65535},
+		{0}, {1}, {7}, {8}, {9}, {511}, {512}, {513}, {1007}, {1008}, {4095}, {4096}, {4097}, {65535},
 		{1, 4095, 1, 4096, 8}, {4000, 100, 4000}, {511, 511, 511, 511, 511, 511, 511, 511, 511},
 	} {
 		var in []byte

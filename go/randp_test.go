@@ -51,7 +51,7 @@ func testReadAndReader(t *testing.T, body func(t *testing.T, read func([]byte) (
 	t.Run("UnbufferedSource", func(t *testing.T) { body(t, sourceReader{randp.UnbufferedSource()}.Read) })
 }
 
-var readSizes = []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 31, 32, 33, 64, 65, 511, 512, 4095, 4096, 1 << 20}
+var readSizes = []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 31, 32, 33, 64, 65, 511, 512, 1007, 1008, 4095, 4096, 1 << 20}
 
 func TestReadFills(t *testing.T) {
 	testReadAndReader(t, func(t *testing.T, read func([]byte) (int, error)) {

@@ -5,13 +5,6 @@ import (
 	"unsafe"
 )
 
-// readDirectMin is the length from which Read skips the per-P buffers: on
-// the cgo path randp_read writes straight into the caller's slice, as above
-// it the cgo call is a small part of the cost and copying through a buffer
-// would only add work; on the pure-Go path the generator hands out a pinned
-// piece at a time.
-const readDirectMin = 512
-
 // Reader is a global, shared instance of a cryptographically secure random
 // byte source, an alternative to crypto/rand.Reader for code that reads it.
 // It is safe for concurrent use. Its Read method always fills b entirely and
