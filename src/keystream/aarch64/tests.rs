@@ -126,7 +126,7 @@ fn moves_leave_no_output_in_registers_or_dead_stack() {
 /// 4 bytes of it in a general register's low half, or 16 bytes of it in a
 /// dead frame, is found.
 #[test]
-fn register_scan_finds_output_left_in_a_register() {
+fn scan_finds_output_left_in_a_register_or_a_frame() {
     extern "C" fn leaving_v3(src: *mut u8, dst: *mut u8, n: usize) {
         mv(src, dst, n);
         // SAFETY: loads 16 of the output's bytes into v3, which it declares.
@@ -143,6 +143,13 @@ fn register_scan_finds_output_left_in_a_register() {
         // which it declares.
         unsafe { core::arch::asm!("ldur w10, [{p}, #2]", p = in(reg) dst, out("x10") _, options(nostack, readonly)) };
     }
+    extern "C" fn leaving_a_frame(src: *mut u8, dst: *mut u8, n: usize) {
+        mv(src, dst, n);
+        let mut copy = [0u8; 32];
+        // SAFETY: `dst` holds `n >= 32` bytes.
+        unsafe { core::ptr::copy_nonoverlapping(dst, copy.as_mut_ptr(), 32) };
+        core::hint::black_box(&mut copy);
+    }
     let run = |f: extern "C" fn(*mut u8, *mut u8, usize), n: usize| {
         let mut src = vec![0u8; n];
         let mut dst = vec![0u8; n];
@@ -153,14 +160,6 @@ fn register_scan_finds_output_left_in_a_register() {
     assert_eq!(run(leaving_v3, 64), ["v3"], "the scan missed output left in a vector register");
     let found = run(leaving_x9, 64);
     assert!(found.len() == 1 && found[0].starts_with("x9 = "), "the scan missed output left in x9: {found:?}");
-    #[inline(never)]
-    extern "C" fn leaving_a_frame(src: *mut u8, dst: *mut u8, n: usize) {
-        mv(src, dst, n);
-        let mut copy = [0u8; 32];
-        // SAFETY: `dst` holds `n >= 32` bytes.
-        unsafe { core::ptr::copy_nonoverlapping(dst, copy.as_mut_ptr(), 32) };
-        core::hint::black_box(&mut copy);
-    }
     let found = run(leaving_a_frame, 64);
     assert!(found.iter().any(|f| f.starts_with("the stack")), "the scan missed output left in a dead frame: {found:?}");
     let found = run(leaving_half_in_w10, 9);
