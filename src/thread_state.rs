@@ -17,15 +17,39 @@
 //! call (or a dropped page) is noticed through the `live` word in the page,
 //! which every call that uses the generator finds at 1 and a wipe zeroes:
 //! the interrupted call then throws away what it produced.
+//!
+//! The buffer's counts word is the second thread-local word, beside the
+//! slot, not in the page ([`ThreadCounts`]): a word draw then stores to the
+//! thread-local line three times (the mark, the counts, the mark cleared)
+//! and to the buffer once, and the last two stores, adjacent and to one
+//! line, commit together (on an Intel Xeon, family 6 model 167, a `u32`
+//! took 1.21 ns against 1.46 with the counts in the page). A fork or a
+//! dropped page zeroes the page but not the word, which may then count
+//! bytes of a zeroed buffer: a fast-path draw hands out nothing unless
+//! `live` is still 1 after it (as before), and every other call first
+//! zeroes a word that no refill since the last zeroing wrote
+//! (`Generator::forget_stale_counts`, checked right after `live` is set).
 
-use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
+use crate::generator::{CountsWord, DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
 use crate::os::{self, STATE_LEN, slot};
 use core::ptr::NonNull;
 use core::sync::atomic::Ordering::{Relaxed, SeqCst};
-use core::sync::atomic::{AtomicUsize, compiler_fence};
+use core::sync::atomic::{AtomicU64, AtomicUsize, compiler_fence};
 
 /// The generator every thread uses.
-pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED>;
+pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED, ThreadCounts>;
+
+/// A thread generator's counts word: the calling thread's second
+/// thread-local word ([`os::counts`]). Only the thread that owns the
+/// generator uses it, so the word it reaches is that generator's.
+pub(crate) struct ThreadCounts;
+
+impl CountsWord for ThreadCounts {
+    #[inline(always)]
+    fn word(&self) -> &AtomicU64 {
+        os::counts()
+    }
+}
 
 /// A thread's state: its generator, which fills the page. Its `live` word
 /// tells a call whether the page was zeroed (forked, dropped) under it.
@@ -72,6 +96,7 @@ pub(crate) fn thread_exit(p: usize) {
     let slot = slot();
     let p = if p == 0 { slot.load(Relaxed) } else { p };
     slot.store(EXITING, Relaxed);
+    os::counts().store(0, Relaxed);
     if is_idle_state(p) {
         // SAFETY: `p` came from `os::map` in `acquire`; the slot no longer
         // points at it and the OS's record of it is cleared (the pthread key's
@@ -102,6 +127,7 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
     let state = enter(slot, p);
     state.generator.mark_live();
     compiler_fence(SeqCst);
+    state.generator.forget_stale_counts();
     if state.generator.extension_unasked() && state.generator.is_seeded() {
         attach_extension(state);
     }

@@ -32,9 +32,26 @@ pub const DEFAULT_RESEED: usize = 1 << 20;
 /// extension and has none: the buffer stays `16 * BLOCKS` bytes.
 const NO_EXTENSION: usize = 1;
 
-/// The word of `Generator::counts`: `unread` bytes from offset `next` of
-/// the buffer are not yet handed out (`next + unread` at most what the last
-/// refill wrote, below 2^32).
+/// Where a generator keeps its counts word: in the generator itself (an
+/// `AtomicU64` field, the default), or where its owner puts it (a thread's
+/// generator: the thread-local block, `thread_state::ThreadCounts`, so that
+/// a word draw's stores go to one cache line; see `Generator::filled` for
+/// what then keeps the word true to the buffer).
+pub trait CountsWord {
+    /// The word: see [`counts`].
+    fn word(&self) -> &AtomicU64;
+}
+
+impl CountsWord for AtomicU64 {
+    #[inline(always)]
+    fn word(&self) -> &AtomicU64 {
+        self
+    }
+}
+
+/// The counts word: `unread` bytes from offset `next` of the buffer are not
+/// yet handed out (`next + unread` at most what the last refill wrote,
+/// below 2^32).
 const fn counts(next: usize, unread: usize) -> u64 {
     (next as u64) << 32 | unread as u64
 }
@@ -64,7 +81,7 @@ const fn handed_out(n: usize) -> u64 {
 /// stores) and, with the default size, fills one page exactly, so that the
 /// buffer ends where the page does and an extension can follow it.
 #[repr(C, align(64))]
-pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
+pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = AtomicU64> {
     schedule: UnsafeCell<Schedule>,
     /// 1 once a call has used the generator since it was last zeroed; the
     /// owner sets it ([`Self::mark_live`]) and checks it after the call
@@ -75,8 +92,16 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
     /// together at most what the last refill wrote (`16 * BLOCKS`, plus the
     /// extension's bytes if one was attached by then). One word, so that
     /// one load gives a pair that a single state held, even when a wipe
-    /// comes between two calls. Zero in a zeroed generator.
-    counts: AtomicU64,
+    /// comes between two calls. Zero in a zeroed generator when it lives in
+    /// the generator; a word kept elsewhere outlives a zeroing of the
+    /// generator's memory, and `filled` then says that it is stale.
+    counts: C,
+    /// 1 from a refill until the generator is zeroed (wiped, or its memory
+    /// zeroed by the kernel: a fork, a dropped page). While it is 0 the
+    /// counts word describes no buffer, and the owner zeroes it
+    /// ([`Self::forget_stale_counts`]) before it lets the generator hand
+    /// out anything but from its fast path, which checks `live` instead.
+    filled: AtomicUsize,
     /// The memory right after `buf` that the buffer may grow into: 0 (not
     /// asked for: the owner decides, see [`Self::extension_unasked`]),
     /// [`NO_EXTENSION`], or its length in bytes (whole blocks), attached by
@@ -95,7 +120,7 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize> {
 #[repr(C, align(64))]
 struct Buffer<const BLOCKS: usize>([[u8; BLOCK_LEN]; BLOCKS]);
 
-impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
+impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, RESEED, C> {
     /// Output bytes per refill.
     const LEN: usize = {
         assert!(BLOCKS > 0, "the buffer holds at least one block");
@@ -144,7 +169,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// start, or `None` when fewer than `want` are left.
     #[inline(always)]
     fn unread(&self, want: usize) -> Option<(u64, usize, *mut u8)> {
-        let w = self.counts.load(Relaxed);
+        let w = self.counts.word().load(Relaxed);
         let r = w as u32 as usize;
         if r < want {
             return None;
@@ -171,7 +196,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
             src.write_unaligned([0; N]);
             out
         };
-        self.counts.store(w.wrapping_add(handed_out(N)), Relaxed);
+        self.counts.word().store(w.wrapping_add(handed_out(N)), Relaxed);
         Some(out)
     }
 
@@ -191,7 +216,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         // SAFETY: as in `take`, the `len` bytes from `src` lie inside the
         // buffer and its extension; the caller guarantees `dst`.
         unsafe { keystream::move_out(src, dst, len) };
-        self.counts.store(w.wrapping_add(handed_out(len)), Relaxed);
+        self.counts.word().store(w.wrapping_add(handed_out(len)), Relaxed);
         true
     }
 
@@ -200,7 +225,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     /// count is the only one that can have landed on the zeroed page.
     #[inline(always)]
     pub(crate) fn discard_buffer(&self) {
-        self.counts.store(0, Relaxed);
+        self.counts.word().store(0, Relaxed);
     }
 
     /// Fills the `len` bytes at `dst` with output, refilling or reseeding as
@@ -252,7 +277,7 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         // and its extension; `dst` holds at least `n` bytes and does not
         // overlap them.
         unsafe { keystream::move_out(src, dst, n) };
-        self.counts.store(w.wrapping_add(handed_out(n)), Relaxed);
+        self.counts.word().store(w.wrapping_add(handed_out(n)), Relaxed);
         n
     }
 
@@ -264,7 +289,22 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
         // (whole blocks) follows it; `len` is at most the reseed interval
         // (`attach_extension`).
         unsafe { self.rotate(self.buf(), len / BLOCK_LEN) };
-        self.counts.store(counts(0, len), Relaxed);
+        self.counts.word().store(counts(0, len), Relaxed);
+        self.filled.store(1, Relaxed);
+    }
+
+    /// Zeroes the counts word if no refill wrote the buffer since the
+    /// generator was last zeroed: a word kept outside the generator's memory
+    /// (`CountsWord`) may still count bytes of a buffer the kernel zeroed.
+    /// The owner calls it once it has marked the generator live and before
+    /// the generator hands out anything but from its fast path (whose
+    /// caller checks `live` after it): a zeroing before the mark leaves
+    /// `filled` at 0 here, and one after it leaves `live` at 0.
+    #[inline(always)]
+    pub(crate) fn forget_stale_counts(&self) {
+        if self.filled.load(Relaxed) == 0 {
+            self.counts.word().store(0, Relaxed);
+        }
     }
 
     /// The attached extension's length in bytes (0 when none).
@@ -355,7 +395,8 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     pub(crate) fn wipe(&self) {
         let extension = self.extension_len();
         self.live.store(0, Relaxed);
-        self.counts.store(0, Relaxed);
+        self.counts.word().store(0, Relaxed);
+        self.filled.store(0, Relaxed);
         self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
         // SAFETY: the fields are this generator's own plain bytes, and no
@@ -410,13 +451,13 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     }
 }
 
-impl<const BLOCKS: usize, const RESEED: usize> Drop for Generator<BLOCKS, RESEED> {
+impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Drop for Generator<BLOCKS, RESEED, C> {
     fn drop(&mut self) {
         self.wipe();
     }
 }
 
-impl<const BLOCKS: usize, const RESEED: usize> core::fmt::Debug for Generator<BLOCKS, RESEED> {
+impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> core::fmt::Debug for Generator<BLOCKS, RESEED, C> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Generator { .. }")
     }

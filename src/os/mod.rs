@@ -21,13 +21,15 @@
 //! - **thread exit**: `release_at_thread_exit(p)` arranges that
 //!   [`crate::thread_state::thread_exit`] runs when this thread exits, also
 //!   for threads created by C code that Rust knows nothing of;
-//! - **the thread-local word**: `slot()`, this thread's word (zero in a new
-//!   thread), reached in a few instructions with no call (in a musl shared
-//!   object: one call of the TLS descriptor's resolver, see `linux/tls.rs`).
+//! - **the thread-local block**: two words, zero in a new thread: `slot()`,
+//!   the first, reached in a few instructions with no call (in a musl shared
+//!   object: one call of the TLS descriptor's resolver, see `linux/tls.rs`),
+//!   and right after it the word that [`counts`] gives.
 //!
 //! Any other target stops at the `compile_error!` in `lib.rs`.
 
 use core::ptr::NonNull;
+use core::sync::atomic::{AtomicU64, AtomicUsize};
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -42,6 +44,17 @@ use windows as imp;
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;
 pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
+
+/// This thread's second thread-local word, right after [`slot`]: its
+/// generator's counts (`thread_state::ThreadCounts`). Zero in a new thread.
+#[inline(always)]
+pub(crate) fn counts() -> &'static AtomicU64 {
+    let slot: *const AtomicUsize = slot();
+    // SAFETY: every system's thread-local block is two 8-byte-aligned words,
+    // the slot and this one, which live as long as the thread and are only
+    // ever accessed through atomic views.
+    unsafe { &*slot.cast::<AtomicU64>().add(1) }
+}
 
 /// The size of a thread's state: one 4 KiB page.
 pub(crate) const STATE_LEN: usize = 4096;
@@ -92,8 +105,8 @@ pub(crate) fn userspace_state_expected() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::slot;
-    use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use super::{counts, slot};
+    use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
     #[test]
     fn each_thread_has_its_own_zeroed_slot() {
@@ -109,5 +122,22 @@ mod tests {
         assert_ne!(here, there);
         assert_eq!(value, 0, "a new thread's slot starts at zero");
         assert_eq!(here % 8, 0);
+    }
+
+    #[test]
+    fn each_thread_has_its_own_zeroed_counts_word_beside_its_slot() {
+        let here = counts() as *const AtomicU64 as usize;
+        assert_eq!(here, slot() as *const AtomicUsize as usize + 8);
+        let (there, value) = std::thread::spawn(|| {
+            let c = counts();
+            let v = c.load(Relaxed);
+            c.store(77, Relaxed);
+            assert_eq!(slot().load(Relaxed), 0, "a store to the counts word leaves the slot alone");
+            (c as *const AtomicU64 as usize, v)
+        })
+        .join()
+        .unwrap();
+        assert_ne!(here, there);
+        assert_eq!(value, 0, "a new thread's counts word starts at zero");
     }
 }

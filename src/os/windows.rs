@@ -185,17 +185,18 @@ pub(crate) fn release_at_thread_exit(_p: NonNull<u8>) -> bool {
     true
 }
 
-/// Names the thread-local word: `<ANCHOR's symbol>.tls`, so that two copies
+/// Names the thread-local block (the slot and the counts word, see
+/// `os::counts`): `<ANCHOR's symbol>.tls`, so that two copies
 /// of randp in one program each have their own.
 #[used]
 static ANCHOR: u8 = 0;
 
 core::arch::global_asm!(
     ".pushsection .tls$,\"dw\"",
-    ".p2align 3",
+    ".p2align 4", // the two words never straddle a cache line
     ".globl {anchor}.tls",
     "{anchor}.tls:",
-    ".quad 0",
+    ".quad 0, 0",
     ".popsection",
     anchor = sym ANCHOR,
 );

@@ -17,6 +17,14 @@ pub enum Path {
     /// extension is locked and attached, and the whole extended buffer
     /// refilled.
     Attach,
+    /// `u64()` with bytes in the buffer: the fast path, which moves the
+    /// word out and counts it in the thread-local counts word.
+    Handout,
+    /// A fill of 2 KiB and 8 bytes with bytes in the buffer: the fast path
+    /// declines it, the slow path writes 128 blocks directly and takes the
+    /// last 8 bytes from the buffer, under counts that a wipe between the
+    /// two paths leaves stale.
+    Tail,
 }
 
 /// What SIGUSR1's handler does.
@@ -33,7 +41,7 @@ pub enum Action {
 }
 
 impl Path {
-    pub const ALL: [Path; 4] = [Path::Refill, Path::Reseed, Path::FirstDraw, Path::Attach];
+    pub const ALL: [Path; 6] = [Path::Refill, Path::Reseed, Path::FirstDraw, Path::Attach, Path::Handout, Path::Tail];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -41,6 +49,18 @@ impl Path {
             Path::Reseed => "reseed",
             Path::FirstDraw => "first-draw",
             Path::Attach => "attach",
+            Path::Handout => "handout",
+            Path::Tail => "tail",
+        }
+    }
+
+    /// How many keystream kernel calls the path makes at least: the ones
+    /// that show it is the path meant (a reseed mixes the seed in first).
+    pub fn kernel_calls(self) -> usize {
+        match self {
+            Path::Handout => 0,
+            Path::Refill | Path::Attach | Path::Tail => 1,
+            Path::Reseed | Path::FirstDraw => 2,
         }
     }
 

@@ -71,11 +71,21 @@ extern "C" fn draw_word() -> u64 {
     randp::u64()
 }
 
-/// The 1 MiB fill under test (a reseed).
+/// The fill under test on the tail path: whole blocks written directly and
+/// 8 bytes from the buffer.
+const TAIL_FILL: usize = 2048 + 8;
+
+/// The 1 MiB fill under test (a reseed), or the tail path's fill.
 #[inline(never)]
 extern "C" fn draw_mib(buf: *mut u8) {
     // SAFETY: the caller passes a MiB of writable memory.
     randp::fill_bytes(unsafe { std::slice::from_raw_parts_mut(buf, MIB) })
+}
+
+#[inline(never)]
+extern "C" fn draw_tail(buf: *mut u8) {
+    // SAFETY: the caller passes at least TAIL_FILL bytes of writable memory.
+    randp::fill_bytes(unsafe { std::slice::from_raw_parts_mut(buf, TAIL_FILL) })
 }
 
 fn words(bytes: &[u8]) -> Vec<u64> {
@@ -124,6 +134,11 @@ fn prepare(path: Path, big: &mut [u8]) -> Vec<u64> {
                 "the extension can be locked here"
             );
             (0..randp::internals::DEFAULT_BLOCKS * 16 / 8).map(|_| randp::u64()).collect()
+        }
+        Path::Handout | Path::Tail => {
+            // The thread's first refill, and two draws from its buffer: the
+            // call under test finds bytes there.
+            vec![randp::u64(), randp::u64(), randp::u64()]
         }
     }
 }
@@ -179,7 +194,8 @@ pub fn run(path: Path, action: Action) -> ! {
     let before = prepare(path, &mut big);
     let entry = match path {
         Path::Reseed => draw_mib as extern "C" fn(*mut u8) as usize,
-        Path::Refill | Path::FirstDraw | Path::Attach => draw_word as extern "C" fn() -> u64 as usize,
+        Path::Tail => draw_tail as extern "C" fn(*mut u8) as usize,
+        Path::Refill | Path::FirstDraw | Path::Attach | Path::Handout => draw_word as extern "C" fn() -> u64 as usize,
     };
     let kernels = randp::internals::keystream_kernel_entries();
     let mut header = vec![
@@ -199,7 +215,11 @@ pub fn run(path: Path, action: Action) -> ! {
             draw_mib(big.as_mut_ptr());
             words(&big)
         }
-        Path::Refill | Path::FirstDraw | Path::Attach => vec![draw_word()],
+        Path::Tail => {
+            draw_tail(big.as_mut_ptr());
+            words(&big[..TAIL_FILL])
+        }
+        Path::Refill | Path::FirstDraw | Path::Attach | Path::Handout => vec![draw_word()],
     };
     let mut later: Vec<u64> = (0..LATER_WORDS).map(|_| black_box(randp::u64())).collect();
     let mut fill = vec![0u8; LATER_FILL];

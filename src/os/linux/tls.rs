@@ -1,4 +1,5 @@
-//! The one thread-local word randp keeps: a pointer to the thread's state.
+//! The thread-local block randp keeps: two words, a pointer to the thread's
+//! state ([`slot`]) and its buffer's counts ([`crate::os::counts`]).
 //!
 //! It is defined and reached in assembly. With glibc every access uses the
 //! initial-exec TLS model: a load at a fixed offset from the thread pointer,
@@ -9,10 +10,10 @@
 //! thread's static TLS block for such libraries' few bytes.
 //!
 //! musl's loader gives initial-exec TLS only to the libraries loaded at
-//! startup and refuses `dlopen` of any other that uses it, so there the word
+//! startup and refuses `dlopen` of any other that uses it, so there the block
 //! is reached through a TLS descriptor (the "TLSDESC" dialect of the general-
 //! dynamic model): a call, through the descriptor, of a resolver that
-//! returns the word's offset from the thread pointer and changes no other
+//! returns the block's offset from the thread pointer and changes no other
 //! register. musl's resolvers allocate nothing (its `dlopen` sets up the new
 //! module's TLS for every thread), so this is safe in a signal handler, and
 //! a shared object containing randp (a plugin, a Rust `cdylib` such as a
@@ -22,23 +23,23 @@
 //! The symbol is hidden (never exported from a shared object) and named after
 //! [`ANCHOR`], whose mangled name carries this crate's hash: two copies of
 //! randp in one program (two versions, or one version from two sources) each
-//! have their own word and link side by side.
+//! have their own block and link side by side.
 
 use core::sync::atomic::AtomicUsize;
 
-/// Names the thread-local word: `<ANCHOR's symbol>.tls`.
+/// Names the thread-local block: `<ANCHOR's symbol>.tls`.
 #[used]
 static ANCHOR: u8 = 0;
 
 core::arch::global_asm!(
     ".pushsection .tbss.randp_thread_state,\"awT\",%nobits",
-    ".p2align 3",
+    ".p2align 4", // the two words never straddle a cache line
     ".globl {anchor}.tls",
     ".hidden {anchor}.tls",
     ".type {anchor}.tls,%object",
-    ".size {anchor}.tls,8",
+    ".size {anchor}.tls,16",
     "{anchor}.tls:",
-    ".zero 8",
+    ".zero 16",
     ".popsection",
     anchor = sym ANCHOR,
 );
@@ -47,7 +48,7 @@ core::arch::global_asm!(
 #[inline(always)]
 pub(crate) fn slot() -> &'static AtomicUsize {
     let p: *const AtomicUsize;
-    // SAFETY: computes the address of this thread's copy of the word defined
+    // SAFETY: computes the address of this thread's copy of the block defined
     // above: the thread pointer plus the offset the linker or loader puts in
     // the GOT entry. Reads only the GOT and the thread control block.
     #[cfg(all(target_env = "gnu", target_arch = "x86_64"))]
@@ -74,8 +75,8 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             options(pure, readonly, nostack, preserves_flags),
         );
     }
-    // SAFETY: the word's offset from the thread pointer comes from the
-    // resolver the word's TLS descriptor names (or, in an executable, from
+    // SAFETY: the block's offset from the thread pointer comes from the
+    // resolver the block's TLS descriptor names (or, in an executable, from
     // what the linker made of the sequence), called as the TLSDESC ABI
     // prescribes: the descriptor's address in rax, the call through its
     // first word, the offset returned in rax and every other register
@@ -115,7 +116,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             options(pure, readonly),
         );
     }
-    // SAFETY: the word is 8-byte aligned, lives as long as the thread, and is
-    // only ever accessed through this atomic view.
+    // SAFETY: the block's first word is 8-byte aligned, lives as long as
+    // the thread, and is only ever accessed through this atomic view.
     unsafe { &*p }
 }
