@@ -39,5 +39,5 @@ test-rust: build
 # reseed path, a 1 MiB fill whose every word is checked in each of its
 # cases, only in release (test-rust).
 test-rust-debug:
-	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach \
+	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach,handout,tail \
 	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test single_step
