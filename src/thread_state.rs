@@ -22,8 +22,8 @@
 //! slot, not in the page ([`ThreadCounts`]): a word draw then stores to the
 //! thread-local line three times (the mark, the counts, the mark cleared)
 //! and to the buffer once, and the last two stores, adjacent and to one
-//! line, commit together (on an Intel Xeon, family 6 model 167, a `u32`
-//! took 1.21 ns against 1.46 with the counts in the page). A fork or a
+//! line, commit together (the README's construction section quotes what
+//! this saves a `u32` on the CPUs measured). A fork or a
 //! dropped page zeroes the page but not the word, which may then count
 //! bytes of a zeroed buffer: a fast-path draw hands out nothing unless
 //! `live` is still 1 after it (as before), and every other call first
@@ -157,9 +157,9 @@ pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
     let state = enter(slot, p);
     let out = state.generator.take::<N>();
     if !leave(slot, p, state) {
-        // The page was zeroed while `take` ran. Its one store that may have
-        // landed on the zeroed page (zeroes aside) is the count of unread
-        // bytes; clearing that leaves the all-zero, unseeded state.
+        // The page was zeroed while `take` ran. The counts word, outside
+        // the page, survived and may count bytes of the zeroed buffer:
+        // clearing it leaves the all-zero, unseeded state.
         state.generator.discard_buffer();
         return None;
     }
@@ -184,7 +184,7 @@ pub(crate) unsafe fn take_bytes(dst: *mut u8, len: usize) -> bool {
     let done = unsafe { state.generator.take_bytes(dst, len) };
     if !leave(slot, p, state) {
         // As in `take`: what was moved may be the parent's (the slow path
-        // overwrites it), and the count may have landed on the zeroed page.
+        // overwrites it), and the counts word may count the zeroed buffer.
         state.generator.discard_buffer();
         return false;
     }

@@ -221,8 +221,9 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     }
 
     /// Forgets the unread bytes, so that the next draw refills. For a state
-    /// the kernel zeroed under a running [`Self::take`]: its store of the
-    /// count is the only one that can have landed on the zeroed page.
+    /// the kernel zeroed under a running [`Self::take`]: its counts word
+    /// (outside the zeroed memory, or stored by `take` after the zeroing)
+    /// is the only part that can differ from a zeroed generator.
     #[inline(always)]
     pub(crate) fn discard_buffer(&self) {
         self.counts.word().store(0, Relaxed);
