@@ -208,7 +208,11 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     // SAFETY: computes the address of this thread's copy of the word defined
     // above: the TEB's ThreadLocalStoragePointer (gs:[0x58]) indexed by the
     // module's `_tls_index`, plus the word's offset in the `.tls` section.
-    // Reads only the TEB, the thread's TLS array and `_tls_index`.
+    // Reads only the TEB, the thread's TLS array and `_tls_index`. The
+    // result is fixed for the thread's life (the loader may move the array
+    // when it loads another module with TLS, never the blocks it points
+    // at), so the block claims `nomem`, as on Linux: the compiler computes
+    // the address once in a function.
     unsafe {
         core::arch::asm!(
             "mov {i:e}, dword ptr [rip + _tls_index]",
@@ -218,7 +222,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             i = out(reg) _,
             p = out(reg) p,
             anchor = sym ANCHOR,
-            options(pure, readonly, nostack, preserves_flags),
+            options(pure, nomem, nostack, preserves_flags),
         );
     }
     // SAFETY: the word is 8-byte aligned, lives as long as the thread, and is

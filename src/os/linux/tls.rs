@@ -24,6 +24,15 @@
 //! [`ANCHOR`], whose mangled name carries this crate's hash: two copies of
 //! randp in one program (two versions, or one version from two sources) each
 //! have their own block and link side by side.
+//!
+//! The block's address is fixed for the thread's life: the thread pointer is
+//! set when the thread starts, and the offset (in the GOT or the TLS
+//! descriptor) is written by the loader before randp's code can run and
+//! never again. So [`slot`]'s assembly claims `nomem`: the compiler computes
+//! the address once in a function and reuses it, also for the counts word
+//! beside the slot, where `readonly` would have it computed again after each
+//! store (a word draw stores the busy mark and zeroes the bytes it hands out
+//! before it stores the counts word).
 
 use core::sync::atomic::AtomicUsize;
 
@@ -50,7 +59,9 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     let p: *const AtomicUsize;
     // SAFETY: computes the address of this thread's copy of the block defined
     // above: the thread pointer plus the offset the linker or loader puts in
-    // the GOT entry. Reads only the GOT and the thread control block.
+    // the GOT entry. Reads only the GOT entry and the thread control block's
+    // pointer to itself, which no code changes while the thread runs (see
+    // the module docs on `nomem`).
     #[cfg(all(target_env = "gnu", target_arch = "x86_64"))]
     unsafe {
         core::arch::asm!(
@@ -58,7 +69,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             "add {p}, qword ptr [rip + {anchor}.tls@GOTTPOFF]",
             p = out(reg) p,
             anchor = sym ANCHOR,
-            options(pure, readonly, nostack),
+            options(pure, nomem, nostack),
         );
     }
     // SAFETY: as above, with aarch64's TPIDR_EL0 as the thread pointer.
@@ -72,7 +83,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             p = out(reg) p,
             o = out(reg) _,
             anchor = sym ANCHOR,
-            options(pure, readonly, nostack, preserves_flags),
+            options(pure, nomem, nostack, preserves_flags),
         );
     }
     // SAFETY: the block's offset from the thread pointer comes from the
@@ -91,7 +102,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             "add rax, qword ptr fs:[0]",
             out("rax") p,
             anchor = sym ANCHOR,
-            options(pure, readonly),
+            options(pure, nomem),
         );
     }
     // SAFETY: as above, for aarch64's TLSDESC ABI: the descriptor's address
@@ -113,7 +124,7 @@ pub(crate) fn slot() -> &'static AtomicUsize {
             out("x1") _,
             out("x30") _,
             anchor = sym ANCHOR,
-            options(pure, readonly),
+            options(pure, nomem),
         );
     }
     // SAFETY: the block's first word is 8-byte aligned, lives as long as
