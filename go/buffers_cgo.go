@@ -23,8 +23,7 @@ const BufferSize = 4032
 // readDirectMin is the length from which Read skips the per-P buffers and
 // randp_read writes straight into the caller's slice with one cgo call: a
 // quarter of the buffer, so that a buffered Read shares a refill (a cgo call
-// and BufferSize bytes, the bytes left at a refill discarded) with at least
-// three others. Below it a Read through the buffer costs less than its own
+// and BufferSize bytes) with at least three others. Below it a Read through the buffer costs less than its own
 // cgo call; from about 1 KiB on the cgo call is a small part of the cost and
 // the copy and zeroing through a buffer would only add work. From 512 bytes
 // instead, the earlier bound, Reads of 512 B, 768 B and 1000 B took 76.2,
@@ -345,19 +344,24 @@ func store64(p unsafe.Pointer, i int, v uint64) {
 // pinned, holds fewer than len(b) bytes, is being refilled by another
 // goroutine (n == shardBusy) or is noShard.
 func readShort(sh *shard, b []byte) {
-	if atomic.LoadUintptr(&sh.n) == shardBusy || sh == &noShard {
+	left := atomic.LoadUintptr(&sh.n)
+	if left == shardBusy || sh == &noShard {
 		// Another goroutine is refilling this P's buffer, or there is none.
 		unpin(sh)
 		readDirect(b)
 		return
 	}
-	// The buffer holds fewer than len(b) bytes: refill it, unpinned. The
-	// bytes left are overwritten, never handed out.
-	k := uintptr(len(b))
+	// The buffer holds fewer than len(b) bytes: they go first into b
+	// (pinned, so they are this goroutine's alone), and the rest comes from
+	// the buffer refilled, unpinned.
+	if left > 0 {
+		takeOut(b[:left], sh.bytes(0, left))
+	}
+	k := uintptr(len(b)) - left
 	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
-	takeOut(b, sh.bytes(BufferSize-k, k))
+	takeOut(b[left:], sh.bytes(BufferSize-k, k))
 	atomic.StoreUintptr(&sh.n, BufferSize-k)
 }
 

@@ -153,6 +153,46 @@ func TestTakeCopiesAndZeroes(t *testing.T) {
 	}
 }
 
+// TestReadShortTakesWhatIsLeft reads more than a shard of the test's own
+// holds, as Read's slow path does: the bytes left go first into b, in their
+// place in the buffer's order, and the rest comes from the top of the
+// refilled buffer, so a refill discards no output; every byte handed out is
+// zeroed and the shard's count is left at what the refill did not hand out.
+func TestReadShortTakesWhatIsLeft(t *testing.T) {
+	sh := new(shard)
+	all := sh.bytes(0, BufferSize)
+	for _, c := range []struct{ left, k int }{
+		{0, 1}, {0, 8}, {1, 2}, {3, 8}, {7, 8}, {5, 40}, {31, 32}, {60, 100}, {500, readDirectMin - 1},
+	} {
+		for i := range all {
+			all[i] = byte(rand.Uint32())
+		}
+		before := bytes.Clone(all[:c.left])
+		sh.n = uintptr(c.left)
+		const guard = 16
+		full := bytes.Repeat([]byte{0xA5}, c.k+guard)
+		b := full[:c.k:c.k]
+		procPin() // readShort is called pinned and unpins
+		readShort(sh, b)
+		rest := c.k - c.left
+		if sh.n != uintptr(BufferSize-rest) {
+			t.Fatalf("%d left, %d read: n = %d, want %d", c.left, c.k, sh.n, BufferSize-rest)
+		}
+		if !bytes.Equal(b[:c.left], before) {
+			t.Fatalf("%d left, %d read: b starts %x, not the bytes left, %x", c.left, c.k, b[:c.left], before)
+		}
+		if rest >= 16 && allZeroBytes(b[c.left:]) {
+			t.Fatalf("%d left, %d read: the %d bytes after the refill are zero", c.left, c.k, rest)
+		}
+		if !bytes.Equal(full[c.k:], bytes.Repeat([]byte{0xA5}, guard)) {
+			t.Fatalf("%d left, %d read: wrote past the end of b", c.left, c.k)
+		}
+		if !allZeroBytes(all[BufferSize-rest:]) {
+			t.Fatalf("%d left, %d read: bytes handed out after the refill are left in the buffer", c.left, c.k)
+		}
+	}
+}
+
 func allZeroBytes(b []byte) bool {
 	for _, c := range b {
 		if c != 0 {
