@@ -211,8 +211,8 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     // Reads only the TEB, the thread's TLS array and `_tls_index`. The
     // result is fixed for the thread's life (the loader may move the array
     // when it loads another module with TLS, never the blocks it points
-    // at), so the block claims `nomem`, as on Linux: the compiler computes
-    // the address once in a function.
+    // at), so the assembly claims `nomem`, as on Linux: the compiler
+    // computes the address once in a function.
     unsafe {
         core::arch::asm!(
             "mov {i:e}, dword ptr [rip + _tls_index]",
