@@ -17,9 +17,10 @@ import (
 // bootstrap interval. Bytes and Elements say what one iteration processes.
 type critResult struct {
 	Group, Function string
-	Time            stat    // ns per iteration
-	Bytes           float64 // bytes per iteration, 0 if not a byte throughput
-	Elements        float64 // elements per iteration, 0 if not an element throughput
+	Time            stat            // ns per iteration
+	ByPass          map[int]float64 // each pass's sample by pass; nil for a one-process benchmark
+	Bytes           float64         // bytes per iteration, 0 if not a byte throughput
+	Elements        float64         // elements per iteration, 0 if not an element throughput
 }
 
 // GBps is the median byte throughput in GB/s (10^9 bytes per second).
@@ -38,6 +39,19 @@ type critSet map[string]map[string]critResult
 
 func (s critSet) get(group, function string) critResult {
 	return s[group][function]
+}
+
+// pairs gives, for each pass that ran both functions a and b of group, their
+// two samples (a's first): the two were measured in one process.
+func (s critSet) pairs(group, a, b string) [][2]float64 {
+	other := s.get(group, b).ByPass
+	var out [][2]float64
+	for pass, v := range s.get(group, a).ByPass {
+		if w, ok := other[pass]; ok {
+			out = append(out, [2]float64{v, w})
+		}
+	}
+	return out
 }
 
 // critRaw is one benchmark as criterion wrote it: new/benchmark.json and
@@ -109,6 +123,7 @@ func loadCriterion(path string) (critSet, error) {
 	}
 	set := critSet{}
 	perPass := map[[2]string][]float64{}
+	byPass := map[[2]string]map[int]float64{}
 	for _, r := range all {
 		c, err := parseCritRaw(r)
 		if err != nil {
@@ -119,6 +134,13 @@ func loadCriterion(path string) (critSet, error) {
 		}
 		k := [2]string{c.Group, c.Function}
 		perPass[k] = append(perPass[k], c.Time.Center)
+		if r.Pass > 0 {
+			if byPass[k] == nil {
+				byPass[k] = map[int]float64{}
+			}
+			byPass[k][r.Pass] = c.Time.Center
+			c.ByPass = byPass[k]
+		}
 		if r.Pass > 0 || len(perPass[k]) > 1 {
 			c.Time = summarize(perPass[k])
 		}

@@ -136,6 +136,42 @@ func TestPerProcessAfterSummaries(t *testing.T) {
 	}
 }
 
+// TestWordRatioPaired: a Rust word row is judged by the median of each
+// process's ratio, not by the ratio of the two medians, which sets one
+// process's randp against another's rival; a pass that ran only one of the
+// two is left out, and one pass alone falls back to the medians.
+func TestWordRatioPaired(t *testing.T) {
+	home := t.TempDir()
+	randp := []float64{1.0, 2.0, 3.0, 4.0, 5.0, 9.0}
+	rival := []float64{1.2, 2.2, 2.9, 4.5, 5.4}
+	for p, v := range randp {
+		critEntry(t, filepath.Join(home, fmt.Sprintf("pass-%02d", p+1)), "u32", "randp_u32", v, 0, 0)
+		if p < len(rival) {
+			critEntry(t, filepath.Join(home, fmt.Sprintf("pass-%02d", p+1)), "u32", "rand_ThreadRng", rival[p], 0, 0)
+		}
+	}
+	set := loadMergedCriterion(t, home)
+	r := &report{res: &results{crit: set}}
+	// Ratios 0.833, 0.909, 1.034, 0.889, 0.926: median 0.909, randp the
+	// faster in 4 of 5; the medians alone (3.5 against 2.9) say 1.21.
+	v, _, faster, of := r.wordRatio("u32", "randp_u32", "rand_ThreadRng")
+	if math.Abs(v-2.0/2.2) > 1e-9 || faster != 4 || of != 5 {
+		t.Errorf("wordRatio = %v, faster in %d of %d; want %v, 4 of 5", v, faster, of, 2.0/2.2)
+	}
+	got := r.wordBar("u32", "u32", "randp_u32", "rand_ThreadRng", "≤ 0.9×", le(0.9))
+	if want := "randp faster in 4 of 5 processes"; !strings.Contains(got.measured, want) || got.met != "**no**" {
+		t.Errorf("wordBar = %+v, want %q and not met (0.909 > 0.9)", got, want)
+	}
+	one := critSet{"u32": {
+		"randp_u32":      {Time: stat{Center: 1, Lo: 0.9, Hi: 1.1, N: 1}, ByPass: map[int]float64{1: 1}},
+		"rand_ThreadRng": {Time: stat{Center: 2, Lo: 1.9, Hi: 2.1, N: 1}, ByPass: map[int]float64{1: 2}},
+	}}
+	r = &report{res: &results{crit: one}}
+	if v, sep, _, of := r.wordRatio("u32", "randp_u32", "rand_ThreadRng"); v != 0.5 || !sep || of != 0 {
+		t.Errorf("one pass: wordRatio = %v, %v, of %d; want the medians' 0.5, significant, unpaired", v, sep, of)
+	}
+}
+
 // TestFillByOffset: each pass's destination offset is read from its
 // context, and the fills are set side by side by offset, with the
 // processes counted per column; one offset only gives no table.
@@ -179,15 +215,10 @@ func critEntry(t *testing.T, home, group, fn string, median, lo, hi float64) {
 	writeFile(t, filepath.Join(d, "estimates.json"), fmt.Sprintf(`{"median":{"point_estimate":%g,"confidence_interval":{"lower_bound":%g,"upper_bound":%g}}}`, median, lo, hi))
 }
 
-// TestCriterionPasses: one sample per pass (criterion's median of that
-// pass), summarized like C and Go; a benchmark of one process only (the
-// sweeps) keeps criterion's own interval.
-func TestCriterionPasses(t *testing.T) {
-	home := t.TempDir()
-	for p, v := range []float64{3, 1, 2, 5, 4, 6} {
-		critEntry(t, filepath.Join(home, fmt.Sprintf("pass-%02d", p+1)), "u64", "randp_u64", v, v-0.5, v+0.5)
-	}
-	critEntry(t, filepath.Join(home, "sweeps"), "num_blocks_u64", "256", 1.5, 1.4, 1.6)
+// loadMergedCriterion merges the criterion folders under home
+// (mergeCriterion) and loads the result.
+func loadMergedCriterion(t *testing.T, home string) critSet {
+	t.Helper()
 	b, err := mergeCriterion(home)
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +229,19 @@ func TestCriterionPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return set
+}
+
+// TestCriterionPasses: one sample per pass (criterion's median of that
+// pass), summarized like C and Go; a benchmark of one process only (the
+// sweeps) keeps criterion's own interval.
+func TestCriterionPasses(t *testing.T) {
+	home := t.TempDir()
+	for p, v := range []float64{3, 1, 2, 5, 4, 6} {
+		critEntry(t, filepath.Join(home, fmt.Sprintf("pass-%02d", p+1)), "u64", "randp_u64", v, v-0.5, v+0.5)
+	}
+	critEntry(t, filepath.Join(home, "sweeps"), "num_blocks_u64", "256", 1.5, 1.4, 1.6)
+	set := loadMergedCriterion(t, home)
 	if s := set.get("u64", "randp_u64").Time; s.N != 6 || s.Center != 3.5 || s.Lo != 1 || s.Hi != 6 {
 		t.Errorf("per-pass summary = %+v, want median 3.5 [1, 6] of 6", s)
 	}
@@ -482,7 +526,10 @@ func TestMissesExplained(t *testing.T) {
 			t.Errorf("the Rust u32 profile lacks %q:\n%s", want, rust)
 		}
 	}
-	for _, want := range []string{"| 1.13× | ≤ 0.9× | **no** ([profile](" + anchor(hWhyRust) + ")) |", "| 1.10× | ≤ 1.0× | **no** ([profile](" + anchor(hWhyRust) + ")) |"} {
+	// The word rows are paired by process: randp and ThreadRng run in every
+	// pass's process, and the row counts the processes randp won.
+	for _, want := range []string{"| 1.13×; randp faster in 0 of 10 processes | ≤ 0.9× | **no** ([profile](" + anchor(hWhyRust) + ")) |",
+		"| 1.10×; randp faster in 0 of 10 processes | ≤ 1.0× | **no** ([profile](" + anchor(hWhyRust) + ")) |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the targets table lacks %q", want)
 		}

@@ -40,7 +40,8 @@ type rustWords struct {
 }
 
 // rustWordMiss returns the Rust word rows when the run misses the u32 or
-// the lt_u32 target by the medians and has copyzero_u32.
+// the lt_u32 target (by wordRatio, as their rows judge them) and has
+// copyzero_u32.
 func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	cr := r.res.crit
 	w = rustWords{u32: cr.get("u32", "randp_u32").Time, thread: cr.get("u32", "rand_ThreadRng").Time, handout: cr.get("u32", "copyzero_u32").Time,
@@ -48,8 +49,8 @@ func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	if !w.handout.ok() {
 		return w, false, false
 	}
-	v, _ := ratioOf(w.u32, w.thread)
-	lt, _ := ratioOf(w.lt, w.threadLt)
+	v, _, _, _ := r.wordRatio("u32", "randp_u32", "rand_ThreadRng")
+	lt, _, _, _ := r.wordRatio("lt_u32", "randp_lt_u32", "rand_random_range")
 	return w, v > rustU32Target, lt > rustLtTarget
 }
 
