@@ -57,7 +57,7 @@ func (r *report) bars() {
 	} else {
 		r.p(", which has no VAES")
 	}
-	r.p(" (randp's `%s` kernel). Ratios are within this run; \"Met\" compares the medians with the target (for the C fills in turns and the Rust word rows, whose two sides ran in the same processes, the median of the processes' ratios, with the processes randp won), and a ratio whose intervals overlap says so. ", or(res.run["backend"], "?"))
+	r.p(" (randp's `%s` kernel). Ratios are within this run; \"Met\" compares the medians with the target (for the rows of issue 20 whose two sides ran in the same processes, the C fills in turns and the Rust and Go rows, the median of the processes' ratios, with the processes randp won), and a ratio whose intervals overlap says so. ", or(res.run["backend"], "?"))
 	r.p("A target met on this CPU says nothing of another: the CPU is part of every row. CI never judges speed.\n\n")
 	r.barTable("The keystream engine and the hot paths (issue 12)", r.bars12(vaes))
 	r.barTable("No row behind a peer (issue 20)", r.bars20(vaes))
@@ -140,19 +140,16 @@ func pairedRatio(pairs [][2]float64) (float64, bool) {
 	return s.Center, s.ok() && (s.Lo > 1 || s.Hi < 1)
 }
 
-// wordRatio is randp's time against a rival's for one call of the Rust
-// word group `group` (randp's function randpFn, the rival's rivalFn) and
-// whether it is significant. Both run in every pass's process, one after
-// the other, so the ratio is paired as fillRatio's rows in turns are: the
-// median of each process's ratio (a process's memory layout and clock are
-// then the same for both); a run of one pass falls back to the ratio of
-// the two medians. faster and of count the processes in which randp took
-// less time (of is 0 unpaired).
-func (r *report) wordRatio(group, randpFn, rivalFn string) (v float64, sep bool, faster, of int) {
-	cr := r.res.crit
-	pairs := cr.pairs(group, randpFn, rivalFn)
+// timeRatio is randp's time against a rival's and whether it is
+// significant. When both ran in the same processes (pairs: randp's sample
+// and the rival's from each process), it is paired as fillRatio's rows in
+// turns are: the median of each process's ratio, so that a process's memory
+// layout and clock are the same for both sides; faster and of then count
+// the processes in which randp took less time. With fewer than two pairs
+// it is the ratio of the two medians, and of is 0.
+func timeRatio(pairs [][2]float64, randp, rival stat) (v float64, sep bool, faster, of int) {
 	if len(pairs) < 2 {
-		v, sep = ratioOf(cr.get(group, randpFn).Time, cr.get(group, rivalFn).Time)
+		v, sep = ratioOf(randp, rival)
 		return v, sep, 0, 0
 	}
 	for _, p := range pairs {
@@ -164,15 +161,35 @@ func (r *report) wordRatio(group, randpFn, rivalFn string) (v float64, sep bool,
 	return v, sep, faster, len(pairs)
 }
 
-// wordBar is wordRatio's row against a target.
-func (r *report) wordBar(what, group, randpFn, rivalFn, target string, ok func(float64) bool) bar {
-	v, sep, faster, of := r.wordRatio(group, randpFn, rivalFn)
+// timeBar is timeRatio's row against a target.
+func timeBar(what string, pairs [][2]float64, randp, rival stat, target string, ok func(float64) bool) bar {
+	v, sep, faster, of := timeRatio(pairs, randp, rival)
 	if of == 0 {
 		return ratioVerdict(what, v, sep, "medians", target, ok)
 	}
 	b := ratioVerdict(what, v, sep, "median of the processes' ratios", target, ok)
 	b.measured += fmt.Sprintf("; randp faster in %d of %d processes", faster, of)
 	return b
+}
+
+// wordRatio is timeRatio for the Rust word group `group`: randp's function
+// randpFn against the rival's rivalFn, run one after the other in every
+// pass's process.
+func (r *report) wordRatio(group, randpFn, rivalFn string) (v float64, sep bool, faster, of int) {
+	cr := r.res.crit
+	return timeRatio(cr.pairs(group, randpFn, rivalFn), cr.get(group, randpFn).Time, cr.get(group, rivalFn).Time)
+}
+
+// wordBar is wordRatio's row against a target.
+func (r *report) wordBar(what, group, randpFn, rivalFn, target string, ok func(float64) bool) bar {
+	cr := r.res.crit
+	return timeBar(what, cr.pairs(group, randpFn, rivalFn), cr.get(group, randpFn).Time, cr.get(group, rivalFn).Time, target, ok)
+}
+
+// goBar is timeBar for two benchmarks of one go test binary, which ran in
+// every pass's process.
+func goBar(what string, s *goSet, randp, rival, target string, ok func(float64) bool) bar {
+	return timeBar(what, s.pairs(randp, rival), s.get(randp), s.get(rival), target, ok)
 }
 
 // nsBar is an absolute time target for one C benchmark.
@@ -240,15 +257,15 @@ func (r *report) bars20(vaes bool) []bar {
 		readMissed[sz] = true
 	}
 	for _, sz := range goReadTargets {
-		b := ratioBar("Go `Read` "+fmtBytes(parseSize(sz))+", randp (goroutine-safe) / a pure-Go AES-CTR reader, time",
-			goR.get("RandpRead/"+sz), goR.get("AESCTRRead/"+sz), "≤ 1.0×", le(1.0))
+		b := goBar("Go `Read` "+fmtBytes(parseSize(sz))+", randp (goroutine-safe) / a pure-Go AES-CTR reader, time",
+			goR, "RandpRead/"+sz, "AESCTRRead/"+sz, "≤ 1.0×", le(1.0))
 		if readMissed[sz] && b.met == "**no**" {
 			b.linkProfile(hWhyRead)
 		}
 		bars = append(bars, b)
 	}
-	bars = append(bars, ratioBar("Go `ParallelRead32`, randp / a pure-Go AES-CTR reader per goroutine, time", goR.get("ParallelRead32/impl=Randp"), goR.get("ParallelRead32/impl=AESCTR"), "≤ 1.0×", le(1.0)))
-	v2 := ratioBar("Go rand/v2 `rand.New(randp.Source()).Uint64` / PCG, time", goR.get("V2Uint64/src=RandpSource"), goR.get("V2Uint64/src=PCG"), "≤ 1.0×", le(1.0))
+	bars = append(bars, goBar("Go `ParallelRead32`, randp / a pure-Go AES-CTR reader per goroutine, time", goR, "ParallelRead32/impl=Randp", "ParallelRead32/impl=AESCTR", "≤ 1.0×", le(1.0)))
+	v2 := goBar("Go rand/v2 `rand.New(randp.Source()).Uint64` / PCG, time", goR, "V2Uint64/src=RandpSource", "V2Uint64/src=PCG", "≤ 1.0×", le(1.0))
 	if v2.met == "**no**" && r.v2Explained() {
 		v2.linkProfile(hWhyV2)
 	}

@@ -14,6 +14,7 @@ import (
 type goSet struct {
 	file    string
 	samples map[string][]float64
+	passes  map[string][]int     // the pass of each sample, for pairs
 	bytesOp map[string][]float64 // B/op, one per pass (-benchmem)
 	allocs  map[string][]float64 // allocs/op, one per pass
 	order   []string
@@ -36,6 +37,34 @@ func (s *goSet) get(name string) stat {
 	return summarize(s.samples[name])
 }
 
+// pairs gives, for each pass that ran both benchmarks a and b, their two
+// samples (a's first): the two ran in one process. It gives none when the
+// output does not say which pass each sample came from.
+func (s *goSet) pairs(a, b string) [][2]float64 {
+	if s == nil {
+		return nil
+	}
+	other := map[int]float64{}
+	for i, pass := range s.passes[b] {
+		if _, dup := other[pass]; dup {
+			return nil
+		}
+		other[pass] = s.samples[b][i]
+	}
+	var out [][2]float64
+	seen := map[int]bool{}
+	for i, pass := range s.passes[a] {
+		if seen[pass] {
+			return nil
+		}
+		seen[pass] = true
+		if w, ok := other[pass]; ok {
+			out = append(out, [2]float64{s.samples[a][i], w})
+		}
+	}
+	return out
+}
+
 // runs is the number of samples of the first benchmark.
 func (s *goSet) runs() int {
 	if s == nil || len(s.order) == 0 {
@@ -44,16 +73,53 @@ func (s *goSet) runs() int {
 	return len(s.samples[s.order[0]])
 }
 
-// loadGoBench parses `go test -bench` output with x/perf's benchfmt.
+// loadGoBench parses `go test -bench` output with x/perf's benchfmt. The
+// passes' outputs follow one another, each ending with the binary's PASS
+// line, which numbers the passes from 1.
 func loadGoBench(path string) (*goSet, error) {
-	f, err := os.Open(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, config: map[string]string{},
-		bytesOp: map[string][]float64{}, allocs: map[string][]float64{}}
-	rd := benchfmt.NewReader(f, path)
+	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, passes: map[string][]int{},
+		config: map[string]string{}, bytesOp: map[string][]float64{}, allocs: map[string][]float64{}}
+	for i, out := range splitPasses(string(raw)) {
+		if err := set.scan(path, out, i+1); err != nil {
+			return nil, err
+		}
+	}
+	if len(set.order) == 0 {
+		return nil, fmt.Errorf("%s: no benchmark results", path)
+	}
+	return set, nil
+}
+
+// splitPasses cuts the concatenated outputs of the passes after each line
+// that is PASS or FAIL, the last a go test binary prints.
+func splitPasses(all string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(all); {
+		end := strings.IndexByte(all[i:], '\n')
+		if end < 0 {
+			break
+		}
+		line := all[i : i+end]
+		i += end + 1
+		if line == "PASS" || line == "FAIL" {
+			out = append(out, all[start:i])
+			start = i
+		}
+	}
+	if strings.TrimSpace(all[start:]) != "" {
+		out = append(out, all[start:])
+	}
+	return out
+}
+
+// scan adds the results of one pass's output.
+func (set *goSet) scan(path, out string, pass int) error {
+	rd := benchfmt.NewReader(strings.NewReader(out), path)
 	for rd.Scan() {
 		res, ok := rd.Result().(*benchfmt.Result)
 		if !ok {
@@ -75,6 +141,7 @@ func loadGoBench(path string) (*goSet, error) {
 			set.order = append(set.order, name)
 		}
 		set.samples[name] = append(set.samples[name], v)
+		set.passes[name] = append(set.passes[name], pass)
 		if b, ok := res.Value("B/op"); ok {
 			set.bytesOp[name] = append(set.bytesOp[name], b)
 		}
@@ -84,12 +151,9 @@ func loadGoBench(path string) (*goSet, error) {
 		set.procs = procs
 	}
 	if err := rd.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	if len(set.order) == 0 {
-		return nil, fmt.Errorf("%s: no benchmark results", path)
-	}
-	return set, nil
+	return nil
 }
 
 // splitProcs splits "Name/sub-2" into "Name/sub" and "-2".

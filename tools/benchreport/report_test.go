@@ -172,6 +172,58 @@ func TestWordRatioPaired(t *testing.T) {
 	}
 }
 
+// TestGoPairsByPass: each pass's output ends with the binary's PASS line,
+// which numbers the passes, so a Go row is paired by process like the Rust
+// word rows; a benchmark a pass did not run leaves that pass out, and output
+// that does not say where a pass ends pairs nothing.
+func TestGoPairsByPass(t *testing.T) {
+	pass := func(rows ...string) string {
+		out := "randp-implementation: cgo\ngoos: linux\ngoarch: amd64\npkg: github.com/randp/randp/go\n"
+		for _, r := range rows {
+			out += r + "\n"
+		}
+		return out + "PASS\n"
+	}
+	row := func(name string, ns float64) string { return fmt.Sprintf("Benchmark%s-2\t1000\t%g ns/op", name, ns) }
+	dir := t.TempDir()
+	path := filepath.Join(dir, "go.txt")
+	writeFile(t, path, pass(row("RandpRead/4b", 1), row("AESCTRRead/4b", 1.2))+
+		pass(row("RandpRead/4b", 2), row("AESCTRRead/4b", 2.2))+
+		pass(row("RandpRead/4b", 9))+
+		pass(row("RandpRead/4b", 3), row("AESCTRRead/4b", 2.9)))
+	g, err := loadGoBench(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.implementation() != "cgo" {
+		t.Errorf("implementation = %q, want the passes' cgo", g.implementation())
+	}
+	want := [][2]float64{{1, 1.2}, {2, 2.2}, {3, 2.9}}
+	got := g.pairs("RandpRead/4b", "AESCTRRead/4b")
+	same := len(got) == len(want)
+	for i := 0; same && i < len(got); i++ {
+		same = math.Abs(got[i][0]-want[i][0]) < 1e-9 && math.Abs(got[i][1]-want[i][1]) < 1e-9
+	}
+	if !same {
+		t.Errorf("pairs = %v, want %v (pass 3 ran randp only)", got, want)
+	}
+	// Ratios 0.833, 0.909, 1.034: median 0.909, randp the faster in 2 of
+	// 3; the medians alone (2.5 against 2.2) say 1.14.
+	b := goBar("Read 4 B", g, "RandpRead/4b", "AESCTRRead/4b", "≤ 1.0×", le(1.0))
+	if !strings.Contains(b.measured, "randp faster in 2 of 3 processes") || b.met != "yes" {
+		t.Errorf("goBar = %+v, want the paired 0.909, 2 of 3, met", b)
+	}
+	// Without PASS lines the samples cannot be placed in their passes.
+	writeFile(t, path, "goos: linux\n"+row("RandpRead/4b", 1)+"\n"+row("AESCTRRead/4b", 1.2)+"\n"+
+		row("RandpRead/4b", 2)+"\n"+row("AESCTRRead/4b", 2.2)+"\n")
+	if g, err = loadGoBench(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.pairs("RandpRead/4b", "AESCTRRead/4b"); got != nil {
+		t.Errorf("pairs without PASS lines = %v, want none", got)
+	}
+}
+
 // TestFillByOffset: each pass's destination offset is read from its
 // context, and the fills are set side by side by offset, with the
 // processes counted per column; one offset only gives no table.

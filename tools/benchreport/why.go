@@ -454,8 +454,8 @@ func frameKind(frame string) string {
 var goReadTargets = []string{"4b", "8b", "32b"}
 
 // goReadMissed returns the Go Read sizes whose target this run misses (randp
-// slower than the reader by the medians), when the run has the ReadGuard
-// rows that explain them.
+// slower than the reader, as goBar judges it), when the run has the
+// ReadGuard rows that explain them.
 func (r *report) goReadMissed() []string {
 	g := r.res.goRandp
 	if !g.get("ReadGuard/op=none").ok() || !g.get("ReadGuard/op=pin").ok() {
@@ -463,7 +463,7 @@ func (r *report) goReadMissed() []string {
 	}
 	var missed []string
 	for _, sz := range goReadTargets {
-		if v, _ := ratioOf(g.get("RandpRead/"+sz), g.get("AESCTRRead/"+sz)); v > 1 {
+		if v, _, _, _ := timeRatio(g.pairs("RandpRead/"+sz, "AESCTRRead/"+sz), g.get("RandpRead/"+sz), g.get("AESCTRRead/"+sz)); v > 1 {
 			missed = append(missed, sz)
 		}
 	}
@@ -474,7 +474,7 @@ func (r *report) goReadWhy(missed []string) {
 	g := r.res.goRandp
 	none, pin, swap := g.get("ReadGuard/op=none"), g.get("ReadGuard/op=pin"), g.get("ReadGuard/op=swap")
 	r.p("### %s\n\n", hWhyRead)
-	r.p("`randp.Read` is safe for concurrent use. A read below 512 bytes takes its bytes from the buffer of the calling goroutine's P ")
+	r.p("`randp.Read` is safe for concurrent use. A read below 1,008 bytes (a quarter of the buffer) takes its bytes from the buffer of the calling goroutine's P ")
 	r.p("(the runtime's scheduling context), pinned to it with `runtime.procPin` and `procUnpin`, two calls into the runtime, so that no ")
 	r.p("other goroutine uses that buffer meanwhile. The pure-Go AES-CTR reader belongs to one goroutine and synchronises nothing. ")
 	r.p("Per call on the %s, in the same processes, each called through a func value with the slice of the Read rows ", r.cpuName())
