@@ -18,7 +18,7 @@
 //! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
 //! the next key, whose schedule replaces the old one (which is zeroed), and
 //! the rest fill the buffer. Bytes are zeroed in the buffer as they are
-//! handed out. Requests of 2 KiB or more are written straight into the
+//! handed out. Requests of 1,280 bytes or more are written straight into the
 //! caller's memory, up to 1 MiB per key. After every 1 MiB of a thread's
 //! output, 32 fresh bytes from getrandom(2) are mixed into the key. On x86_64
 //! the keystream comes from kernels on the CPU's AES instructions (VAES-512,

@@ -99,8 +99,12 @@ func (r *report) wordMiss() (wordFloor, bool) {
 
 // directFrom is the C call size from which randp writes whole blocks
 // straight into the caller's memory instead of handing them out of its
-// buffer (the generator's DIRECT with the default buffer).
-const directFrom = 2048
+// buffer (the generator's DIRECT with the default buffer), and
+// directFromText says it in the report's words.
+const (
+	directFrom     = 1280
+	directFromText = "1,280 bytes"
+)
 
 // fillFloor is one C fill size at which randp misses its target against
 // planet36/randp, with the least such a call costs on this CPU: served from
@@ -249,10 +253,10 @@ func (r *report) v2Missed() bool {
 func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	res := r.res
 	r.p("### %s\n\n", hWhyFill)
-	r.p("A C call below 2 KiB is served from randp's buffer, which each refill fills with 15,808 bytes of keystream under a new key ")
-	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it); from 2 KiB on, its whole ")
+	r.p("A C call below %s is served from randp's buffer, which each refill fills with 15,808 bytes of keystream under a new key ", directFromText)
+	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it); from %s on, its whole ", directFromText)
 	r.p("blocks are written straight into the caller's memory under a key that serves that call alone. ")
-	r.p("The parts of its cost that randp's guarantees fix: the keystream of its bytes (AES-256, 14 rounds), below 2 KiB the copy out of ")
+	r.p("The parts of its cost that randp's guarantees fix: the keystream of its bytes (AES-256, 14 rounds), below %s the copy out of ", directFromText)
 	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state), and the call itself (the thread's state, the marks ")
 	r.p("that keep signal handlers and forks out of a running call). The table puts each at its best on the %s: ", r.cpuName())
 	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes); ", kernel, 1/perByte)
@@ -272,11 +276,11 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	r.p("%s\n", t)
 	r.p("Below 1.0× in the last column, no randp call that makes AES-256 keystream and erases what it hands out beats planet36/randp at ")
 	r.p("that size on this CPU, however large its buffer. Above it, the column is the most a faster call could win there; randp's time beyond ")
-	r.p("the floor is the run's spread and its key rotations: below 2 KiB its share of each refill's, from 2 KiB on one per call")
+	r.p("the floor is the run's spread and its key rotations: below %s its share of each refill's, from %s on one per call", directFromText, directFromText)
 	if rot := res.crit.get("fill_256B", "randp_keystream").Time; rot.ok() {
 		r.p(" (one rotation with 16 blocks, Rust `randp_keystream` at 256 B: %s)", ns(rot.Center))
 		if p := res.c.get("fill_256B/planet36"); p.ok() {
-			r.p(". Writing the calls below 2 KiB straight into the caller's memory as well would skip the copy but pay a rotation at every ")
+			r.p(". Writing the calls below %s straight into the caller's memory as well would skip the copy but pay a rotation at every ", directFromText)
 			if rot.Center > p.Center {
 				r.p("call, which at 256 B alone takes longer than planet36/randp's whole call (%s)", ns(p.Center))
 			} else {
