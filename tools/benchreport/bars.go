@@ -161,9 +161,8 @@ func timeRatio(pairs [][2]float64, randp, rival stat) (v float64, sep bool, fast
 	return v, sep, faster, len(pairs)
 }
 
-// timeBar is timeRatio's row against a target.
-func timeBar(what string, pairs [][2]float64, randp, rival stat, target string, ok func(float64) bool) bar {
-	v, sep, faster, of := timeRatio(pairs, randp, rival)
+// timeBar is a timeRatio result's row against a target.
+func timeBar(what string, v float64, sep bool, faster, of int, target string, ok func(float64) bool) bar {
 	if of == 0 {
 		return ratioVerdict(what, v, sep, "medians", target, ok)
 	}
@@ -182,14 +181,20 @@ func (r *report) wordRatio(group, randpFn, rivalFn string) (v float64, sep bool,
 
 // wordBar is wordRatio's row against a target.
 func (r *report) wordBar(what, group, randpFn, rivalFn, target string, ok func(float64) bool) bar {
-	cr := r.res.crit
-	return timeBar(what, cr.pairs(group, randpFn, rivalFn), cr.get(group, randpFn).Time, cr.get(group, rivalFn).Time, target, ok)
+	v, sep, faster, of := r.wordRatio(group, randpFn, rivalFn)
+	return timeBar(what, v, sep, faster, of, target, ok)
 }
 
-// goBar is timeBar for two benchmarks of one go test binary, which ran in
-// every pass's process.
+// goRatio is timeRatio for two benchmarks of one go test binary, which ran
+// in every pass's process.
+func goRatio(s *goSet, randp, rival string) (v float64, sep bool, faster, of int) {
+	return timeRatio(s.pairs(randp, rival), s.get(randp), s.get(rival))
+}
+
+// goBar is goRatio's row against a target.
 func goBar(what string, s *goSet, randp, rival, target string, ok func(float64) bool) bar {
-	return timeBar(what, s.pairs(randp, rival), s.get(randp), s.get(rival), target, ok)
+	v, sep, faster, of := goRatio(s, randp, rival)
+	return timeBar(what, v, sep, faster, of, target, ok)
 }
 
 // nsBar is an absolute time target for one C benchmark.

@@ -44,14 +44,7 @@ func (s critSet) get(group, function string) critResult {
 // pairs gives, for each pass that ran both functions a and b of group, their
 // two samples (a's first): the two were measured in one process.
 func (s critSet) pairs(group, a, b string) [][2]float64 {
-	other := s.get(group, b).ByPass
-	var out [][2]float64
-	for pass, v := range s.get(group, a).ByPass {
-		if w, ok := other[pass]; ok {
-			out = append(out, [2]float64{v, w})
-		}
-	}
-	return out
+	return pairByPass(s.get(group, a).ByPass, s.get(group, b).ByPass)
 }
 
 // critRaw is one benchmark as criterion wrote it: new/benchmark.json and

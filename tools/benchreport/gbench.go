@@ -40,11 +40,14 @@ func (s *cSet) byPass(name string) map[int]float64 {
 
 // pairs is the samples of benchmarks a and b from the passes that measured
 // both, a's first: one pair per process.
-func (s *cSet) pairs(a, b string) [][2]float64 {
-	other := s.byPass(b)
+func (s *cSet) pairs(a, b string) [][2]float64 { return pairByPass(s.byPass(a), s.byPass(b)) }
+
+// pairByPass pairs two benchmarks' samples, each by pass, from the passes
+// that measured both, a's first: one pair per process.
+func pairByPass(a, b map[int]float64) [][2]float64 {
 	var out [][2]float64
-	for pass, v := range s.byPass(a) {
-		if w, ok := other[pass]; ok {
+	for pass, v := range a {
+		if w, ok := b[pass]; ok {
 			out = append(out, [2]float64{v, w})
 		}
 	}

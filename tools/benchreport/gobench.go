@@ -41,28 +41,28 @@ func (s *goSet) get(name string) stat {
 // samples (a's first): the two ran in one process. It gives none when the
 // output does not say which pass each sample came from.
 func (s *goSet) pairs(a, b string) [][2]float64 {
-	if s == nil {
+	ma, okA := s.byPass(a)
+	mb, okB := s.byPass(b)
+	if !okA || !okB {
 		return nil
 	}
-	other := map[int]float64{}
-	for i, pass := range s.passes[b] {
-		if _, dup := other[pass]; dup {
-			return nil
-		}
-		other[pass] = s.samples[b][i]
+	return pairByPass(ma, mb)
+}
+
+// byPass is a benchmark's samples by pass; false when two samples claim one
+// pass (output whose passes cannot be told apart).
+func (s *goSet) byPass(name string) (map[int]float64, bool) {
+	m := map[int]float64{}
+	if s == nil {
+		return m, true
 	}
-	var out [][2]float64
-	seen := map[int]bool{}
-	for i, pass := range s.passes[a] {
-		if seen[pass] {
-			return nil
+	for i, pass := range s.passes[name] {
+		if _, dup := m[pass]; dup {
+			return nil, false
 		}
-		seen[pass] = true
-		if w, ok := other[pass]; ok {
-			out = append(out, [2]float64{s.samples[a][i], w})
-		}
+		m[pass] = s.samples[name][i]
 	}
-	return out
+	return m, true
 }
 
 // runs is the number of samples of the first benchmark.

@@ -467,7 +467,7 @@ func (r *report) goReadMissed() []string {
 	}
 	var missed []string
 	for _, sz := range goReadTargets {
-		if v, _, _, _ := timeRatio(g.pairs("RandpRead/"+sz, "AESCTRRead/"+sz), g.get("RandpRead/"+sz), g.get("AESCTRRead/"+sz)); v > 1 {
+		if v, _, _, _ := goRatio(g, "RandpRead/"+sz, "AESCTRRead/"+sz); v > 1 {
 			missed = append(missed, sz)
 		}
 	}
