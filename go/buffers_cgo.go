@@ -23,13 +23,14 @@ const BufferSize = 4032
 // readDirectMin is the length from which Read skips the per-P buffers and
 // randp_read writes straight into the caller's slice with one cgo call: a
 // quarter of the buffer, so that a buffered Read shares a refill (a cgo call
-// and BufferSize bytes) with at least three others. Below it a Read through the buffer costs less than its own
-// cgo call; from about 1 KiB on the cgo call is a small part of the cost and
-// the copy and zeroing through a buffer would only add work. From 512 bytes
-// instead, the earlier bound, Reads of 512 B, 768 B and 1000 B took 76.2,
-// 93.2 and 114 ns; from here 58.6, 77.8 and 98.0 ns (Intel Xeon VM, family 6
-// model 167, medians of 8 alternating runs of the two builds), and Reads of
-// 64 B and 256 B or 1008 B and more the same.
+// and BufferSize bytes) with at least three others. Below it a Read through
+// the buffer costs less than its own cgo call; from about 1 KiB on the cgo
+// call is a small part of the cost and the copy and zeroing through a buffer
+// would only add work. From 512 bytes instead, the earlier bound, Reads of
+// 512 B, 768 B and 1000 B took 76.2, 93.2 and 114 ns; from here 58.6, 77.8
+// and 98.0 ns (Intel Xeon VM, family 6 model 167, medians of 8 alternating
+// runs of the two builds), and Reads of 64 B and 256 B or 1008 B and more
+// the same.
 const readDirectMin = BufferSize / 4
 
 // bufferWords is BufferSize in 64-bit words, the unit the buffers hand out.
