@@ -134,21 +134,22 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     /// the caller's memory: the buffer's size, or 1,280 bytes (80 blocks) if
     /// that is less. A direct request pays a key rotation of its own, a
     /// buffered one the copy out of the buffer and the zeroing behind it,
-    /// which grow with its size. On the Intel Xeon the two cross just above
-    /// 1 KiB; the Zen 5 figures below put the crossing between 1 and 2 KiB,
-    /// about 1.3 KiB if the difference grows with the size, where 1,280
-    /// bytes costs about the same either way. On the Intel Xeon VM (family 6 model 167,
-    /// `vaes512`, extended buffer), `fill_bytes` in a loop, best of 15, the
-    /// builds with a 2 KiB and a 1 KiB threshold alternating three times:
-    /// 1,024 bytes took 79.3 ns buffered against 82.0 direct, 1,152 bytes 89.5
-    /// against 84.7, 1,280 bytes 99 against 93.5, 1,536 bytes 117 against 104.
-    /// Measured on a VAES-512 CPU (AMD Zen 5), a 2 KiB request costs 65 ns
-    /// that way (the next key's expansion hidden behind 128 blocks) against
-    /// 75 ns through a 3.5 KiB buffer (its share of a refill and the copy);
-    /// at 1 KiB the buffer wins (38 ns against 42). With a thread's 15.8 KiB
-    /// extended buffer the copy decides it the same way: on a Zen 5 (family
-    /// 26 model 2), through the C ABI, 2 KiB took 80–98 ns direct against
-    /// 91–101 through the buffer, and 4 KiB 147–156 against 180–191.
+    /// which grow with its size; the two cross between 1 and 2 KiB.
+    ///
+    /// On an Intel Xeon (family 6 model 167, `vaes512`, extended buffer),
+    /// `fill_bytes` in a loop, best of 15, builds with a 2 KiB and a 1 KiB
+    /// threshold alternating three times: 1,024 bytes took 79.3 ns buffered
+    /// against 82.0 direct, 1,152 bytes 89.5 against 84.7, 1,280 bytes 99
+    /// against 93.5, 1,536 bytes 117 against 104. On an AMD Zen 5 (VAES-512)
+    /// a 2 KiB request costs 65 ns direct (the next key's expansion hidden
+    /// behind 128 blocks) against 75 ns through a 3.5 KiB buffer (its share
+    /// of a refill and the copy), and at 1 KiB the buffer wins (38 ns
+    /// against 42), which puts the crossing near 1.3 KiB if the difference
+    /// grows with the size: there 1,280 bytes costs about the same either
+    /// way. With a thread's 15.8 KiB extended buffer the copy decides it the
+    /// same way: on a Zen 5 (family 26 model 2), through the C ABI, 2 KiB
+    /// took 80–98 ns direct against 91–101 through the buffer, and 4 KiB
+    /// 147–156 against 180–191.
     const DIRECT: usize = if Self::LEN < 1280 { Self::LEN } else { 1280 };
 
     /// Where the buffer ends, from the start of the generator: its size, so
