@@ -960,3 +960,52 @@ func TestFillTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestHotPathBarsPaired: the rows of issues 12 and 17 whose two sides ran in
+// one go test binary or one criterion group are judged, like issue 20's, by
+// the median of the processes' ratios, and a row that is not randp against a
+// rival (a rival's time over randp's) counts no winner.
+func TestHotPathBarsPaired(t *testing.T) {
+	pass := func(rows ...string) string {
+		out := "randp-implementation: purego\ngoos: linux\ngoarch: amd64\npkg: github.com/randp/randp/go\n"
+		for _, r := range rows {
+			out += r + "\n"
+		}
+		return out + "PASS\n"
+	}
+	row := func(name string, ns float64) string { return fmt.Sprintf("Benchmark%s-2\t1000\t%g ns/op", name, ns) }
+	// Ratios 0.833, 0.909, 1.034, 0.889, 0.926: median 0.909, randp the
+	// faster in 4 of 5; the medians alone (3 against 2.9) say 1.03.
+	randp := []float64{1.0, 2.0, 3.0, 4.0, 5.0}
+	rival := []float64{1.2, 2.2, 2.9, 4.5, 5.4}
+	var out string
+	for i := range randp {
+		out += pass(row("V2Uint64/src=RandpSource", randp[i]), row("V2Uint64/src=ChaCha8", rival[i]),
+			row("ReadAESCTR", rival[i]), row("ReadRandp", randp[i]))
+	}
+	path := filepath.Join(t.TempDir(), "go.txt")
+	writeFile(t, path, out)
+	g, err := loadGoBench(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &report{res: &results{goPurego: g, goRandp: g}}
+	var source bar
+	for _, b := range r.bars17() {
+		if strings.Contains(b.what, "NewChaCha8") {
+			source = b
+		}
+	}
+	if !strings.Contains(source.measured, "ratios 0.91×") || !strings.Contains(source.measured, "randp faster in 4 of 5 processes") || source.met != "yes" {
+		t.Errorf("pure-Go Source row = %+v, want the paired 0.91×, 4 of 5, met (the medians say 1.03×)", source)
+	}
+	for _, b := range r.bars12(true) {
+		if !strings.Contains(b.what, "throughput multiple") {
+			continue
+		}
+		// The rival's time over randp's: 1.2, 1.1, 0.967, 1.125, 1.08.
+		if !strings.Contains(b.measured, "1.1") || strings.Contains(b.measured, "randp faster") || b.met != "**no**" {
+			t.Errorf("Read 2 MiB row = %+v, want the paired 1.1×, no count of winners, not met (≥ 2×)", b)
+		}
+	}
+}

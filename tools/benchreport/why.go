@@ -244,9 +244,10 @@ func (r *report) missesExplained() {
 	}
 }
 
-// v2Missed reports whether the rand/v2 Source is slower than PCG by the medians.
+// v2Missed reports whether the rand/v2 Source is slower than PCG, judged as
+// its row is (goRatio).
 func (r *report) v2Missed() bool {
-	v, _ := ratioOf(r.res.goRandp.get("V2Uint64/src=RandpSource"), r.res.goRandp.get("V2Uint64/src=PCG"))
+	v, _, _, _ := goRatio(r.res.goRandp, "V2Uint64/src=RandpSource", "V2Uint64/src=PCG")
 	return v > 1
 }
 
