@@ -342,14 +342,23 @@ func store64(p unsafe.Pointer, i int, v uint64) {
 }
 
 // readShort is Read's slow path for 0 < len(b) < readDirectMin: sh, still
-// pinned, holds fewer than len(b) bytes, is being refilled by another
-// goroutine (n == shardBusy) or is noShard.
+// pinned, held fewer than len(b) bytes, was being refilled by another
+// goroutine (n == shardBusy) or is noShard when take looked.
 func readShort(sh *shard, b []byte) {
 	left := atomic.LoadUintptr(&sh.n)
 	if left == shardBusy || sh == &noShard {
 		// Another goroutine is refilling this P's buffer, or there is none.
 		unpin(sh)
 		readDirect(b)
+		return
+	}
+	if k := uintptr(len(b)); left >= k {
+		// The goroutine that was refilling the buffer when take looked has
+		// published it since (its store of n is the only one an unpinned
+		// goroutine makes): it holds b's bytes after all.
+		sh.n = left - k
+		takeOut(b, sh.bytes(left-k, k))
+		unpin(sh)
 		return
 	}
 	// The buffer holds fewer than len(b) bytes: they go first into b

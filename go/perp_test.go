@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -82,4 +83,48 @@ func TestPoisonedHintsKeepValuesDistinct(t *testing.T) {
 	stop.Store(true)
 	<-poisoned
 	checkDistinct(t, make(map[uint64]bool, goroutines*3*rounds), vals)
+}
+
+// TestOversubscribedShortReads runs four times as many goroutines as Ps,
+// and more Ps than the machine has cores, making short reads of every size
+// up to 40 bytes and Uint64 calls, so that the threads refilling a P's
+// buffer unpinned are preempted and the P's next goroutines meet its buffer
+// busy, short or just published. Every value must be distinct, and no
+// call may take more bytes than it asked for (a read that took the
+// published buffer for the bytes left ran past its slice's end while
+// pinned, which ends the process).
+func TestOversubscribedShortReads(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(8, 2*runtime.NumCPU())))
+	goroutines := 4 * runtime.GOMAXPROCS(0)
+	const kept = 4000 // values kept per goroutine for the distinctness check
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	vals := make([][]uint64, goroutines)
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf [40 + 8]byte
+			got := make([]uint64, 0, kept)
+			for i := 0; time.Now().Before(deadline); i++ {
+				for k := 1; k <= 40; k++ {
+					buf[k] = 0xA5
+					Read(buf[:k])
+					if buf[k] != 0xA5 {
+						t.Errorf("a Read of %d bytes wrote past its end", k)
+						return
+					}
+					if k == 16 && len(got) < kept {
+						got = append(got, binary.LittleEndian.Uint64(buf[:]), binary.LittleEndian.Uint64(buf[8:]))
+					}
+				}
+				if v := Uint64(); len(got) < kept {
+					got = append(got, v)
+				}
+			}
+			vals[g] = got
+		}()
+	}
+	wg.Wait()
+	checkDistinct(t, make(map[uint64]bool, goroutines*kept), vals)
 }

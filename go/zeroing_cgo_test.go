@@ -201,3 +201,43 @@ func allZeroBytes(b []byte) bool {
 	}
 	return true
 }
+
+// TestReadShortAfterPublish: Read's take saw the P's buffer busy or short,
+// and the goroutine that was refilling it, unpinned, has published it
+// before readShort loads n. readShort then takes b's bytes from the top of
+// the buffer as take would have; it must not treat the whole buffer as the
+// bytes left (which ran past b's end and killed the process with "panic
+// holding locks").
+func TestReadShortAfterPublish(t *testing.T) {
+	sh := new(shard)
+	all := sh.bytes(0, BufferSize)
+	for _, c := range []struct{ n, k int }{
+		{BufferSize, 1}, {BufferSize, 16}, {BufferSize - 8, 8}, {BufferSize - 7, 300}, {20, 20}, {readDirectMin - 1, readDirectMin - 1},
+	} {
+		for i := range all {
+			all[i] = byte(rand.Uint32())
+		}
+		before := bytes.Clone(all)
+		sh.n = uintptr(c.n)
+		const guard = 16
+		full := bytes.Repeat([]byte{0xA5}, c.k+guard)
+		b := full[:c.k:c.k]
+		procPin() // readShort is called pinned and unpins
+		readShort(sh, b)
+		if sh.n != uintptr(c.n-c.k) {
+			t.Fatalf("n %d, %d read: n = %d, want %d", c.n, c.k, sh.n, c.n-c.k)
+		}
+		if !bytes.Equal(b, before[c.n-c.k:c.n]) {
+			t.Fatalf("n %d, %d read: b = %x, not the buffer's top bytes %x", c.n, c.k, b, before[c.n-c.k:c.n])
+		}
+		if !bytes.Equal(full[c.k:], bytes.Repeat([]byte{0xA5}, guard)) {
+			t.Fatalf("n %d, %d read: wrote past the end of b", c.n, c.k)
+		}
+		if !allZeroBytes(all[c.n-c.k : c.n]) {
+			t.Fatalf("n %d, %d read: the bytes handed out are left in the buffer", c.n, c.k)
+		}
+		if !bytes.Equal(all[:c.n-c.k], before[:c.n-c.k]) {
+			t.Fatalf("n %d, %d read: the buffer was refilled or its unused bytes changed", c.n, c.k)
+		}
+	}
+}
