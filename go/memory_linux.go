@@ -21,11 +21,14 @@ import (
 // (best effort, as the randp library does before Linux 6.11). Zero is the
 // empty state of every structure kept there: a child's first draw refills or
 // reseeds. Whether the kernel honours the advice is checked, not assumed, as
-// src/state_memory.rs does: MADV_WIPEONFORK must succeed on every page, an
-// invalid advice must fail (some environments, qemu-user for one, accept any
-// advice and ignore it), and once per process the kernel's own account of
-// the first page, the wf flag in /proc/self/smaps, must show it (a seccomp
-// filter can make madvise return 0 without running it). Where a check fails,
+// src/os/linux/state_memory.rs does: MADV_WIPEONFORK must succeed on every
+// page; on every page an invalid advice and MADV_WIPEONFORK at an address
+// that is not page-aligned must fail (some environments, qemu-user for one,
+// accept any advice and ignore it, and a seccomp filter can make this advice
+// return 0 without running it, at any time); and once per process the
+// kernel's own account of the first page, the wf flag in /proc/self/smaps,
+// must show it (which also catches a filter that fakes only page-aligned
+// calls, if it is in place by then). Where a check fails,
 // or /proc cannot be read, mapPage returns nil and the package keeps no
 // Go-side output at all: every value is drawn directly (noBuffer, noShard).
 //
@@ -65,7 +68,15 @@ func mapPage() unsafe.Pointer {
 		return nil
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
+	// Besides the advice itself, two calls a kernel refuses (EINVAL) before
+	// it looks at the memory must fail: an invalid advice, and this advice
+	// at an address that is not page-aligned. Either succeeding means
+	// something answers madvise without running it, for every advice or,
+	// as a seccomp filter that tests the advice argument can, for this
+	// one; that is checked on every page, since a filter may come at any
+	// time. The kernel's own account is read once.
 	if syscall.Madvise(b, madvWipeonfork) != nil || syscall.Madvise(b, -1) == nil ||
+		syscall.Madvise(b[1:], madvWipeonfork) == nil ||
 		!wipeVerified.Load() && !vmFlagsOf(uintptr(p))["wf"] {
 		wipeRefused.Store(true)
 		syscall.Munmap(b)

@@ -211,6 +211,34 @@ fn failing_filter(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) -> Vec<
     prog
 }
 
+/// Installs a seccomp filter under which madvise(2) with advice `advice`
+/// returns 0 without running when its address is page-aligned (as every call
+/// the kernel would accept is), and runs as usual otherwise: a filter that
+/// only a kernel's own account of the mapping can tell from the real thing.
+/// Irreversible for this process.
+#[cfg(target_os = "linux")]
+pub fn fake_aligned_advice(advice: i32) {
+    let ld = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
+    let jeq = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
+    let jset = libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K;
+    let ret = libc::BPF_RET | libc::BPF_K;
+    let mut prog = vec![
+        stmt(ld, OFFSET_ARCH),
+        jump(jeq, AUDIT_ARCH, 0, 7),
+        stmt(ld, OFFSET_NR),
+        jump(jeq, libc::SYS_madvise as u32, 0, 5),
+        stmt(ld, offset_arg(2)),
+        jump(jeq, advice as u32, 0, 3),
+        stmt(ld, offset_arg(0)),
+        jump(jset, 0xfff, 1, 0),
+        stmt(ret, libc::SECCOMP_RET_ERRNO), // errno 0: success, nothing done
+        stmt(ret, libc::SECCOMP_RET_ALLOW),
+    ];
+    if let Err(e) = install_filter(&mut prog) {
+        panic!("{e}");
+    }
+}
+
 /// Installs `prog`, or says which step failed (allocates nothing on
 /// success: safe in a forked child).
 #[cfg(target_os = "linux")]

@@ -26,13 +26,16 @@
 //! hibernation image), its bytes are never handed out.
 //!
 //! Whether the kernel honours MADV_WIPEONFORK is checked, not assumed: the
-//! advice must succeed on every mapping, an invalid advice must fail (some
-//! environments, qemu-user for one, accept any advice and ignore it), and
-//! once per process the kernel's own account of the first mapping, the `wf`
-//! flag in /proc/self/smaps, must show it (a seccomp filter can make the
-//! advice return 0 without running it). When a check fails, or /proc cannot
-//! be read, randp keeps no userspace state at all and every draw reads the OS
-//! directly, so a child never repeats its parent's bytes.
+//! advice must succeed on every mapping; on every mapping an invalid advice
+//! and the advice at an address that is not page-aligned must fail (some
+//! environments, qemu-user for one, accept any advice and ignore it, and a
+//! seccomp filter can make this advice return 0 without running it, at any
+//! time in the process's life); and once per process the kernel's own
+//! account of the first mapping's extension, the `wf` flag in
+//! /proc/self/smaps, must show it (which also catches a filter that fakes
+//! only page-aligned calls, if it is in place by then). When a check fails,
+//! or /proc cannot be read, randp keeps no userspace state at all and every
+//! draw reads the OS directly, so a child never repeats its parent's bytes.
 
 use core::ptr::{self, NonNull};
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -167,10 +170,16 @@ fn map_bytes() -> Option<NonNull<u8>> {
     // the state page costs only hygiene (core dumps, swap), so their results
     // are recorded, not required; the extension is locked before use
     // (`lock_extension`).
-    let (wipe, invalid, kind) = unsafe {
+    let (wipe, faked, kind) = unsafe {
         let base = p.as_ptr().cast();
         let wipe = libc::madvise(base, MAP_LEN, libc::MADV_WIPEONFORK);
-        let invalid = libc::madvise(base, STATE_LEN, -1);
+        // Two calls a kernel refuses (EINVAL) before it looks at the
+        // memory: an invalid advice, and this advice at an address that is
+        // not page-aligned. Either succeeding means something answers
+        // madvise without running it: for every advice, or, as a seccomp
+        // filter that tests the advice argument can, for this one.
+        let faked = libc::madvise(base, STATE_LEN, -1) == 0
+            || libc::madvise(p.as_ptr().add(1).cast(), STATE_LEN, libc::MADV_WIPEONFORK) == 0;
         let kind = if droppable {
             libc::madvise(p.as_ptr().add(STATE_LEN).cast(), EXTENSION_LEN, libc::MADV_DONTDUMP);
             1
@@ -178,10 +187,15 @@ fn map_bytes() -> Option<NonNull<u8>> {
             libc::madvise(base, MAP_LEN, libc::MADV_DONTDUMP);
             if libc::mlock(base, STATE_LEN) == 0 { 2 } else { 3 }
         };
-        (wipe, invalid, kind)
+        (wipe, faked, kind)
     };
-    let verified = WIPE_ON_FORK.load(Relaxed) == HONOURED || smaps_shows_flag(p.as_ptr() as usize, b"wf");
-    if wipe != 0 || invalid == 0 || !verified {
+    // The kernel's account of the extension: where the state page is
+    // droppable, the extension is a mapping of its own, wiped on fork only
+    // by the advice (the state page's `wf` would show droppability alone);
+    // otherwise the two are one mapping.
+    let ext = p.as_ptr() as usize + STATE_LEN;
+    let verified = WIPE_ON_FORK.load(Relaxed) == HONOURED || smaps_shows_flag(ext, b"wf");
+    if wipe != 0 || faked || !verified {
         WIPE_ON_FORK.store(REFUSED, Relaxed);
         // SAFETY: the mapping was made above and never handed out.
         unsafe { unmap_bytes(p) };
