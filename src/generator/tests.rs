@@ -3,6 +3,7 @@ use aes::Aes256;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use hex_literal::hex;
 use std::boxed::Box;
+use std::vec;
 use std::vec::Vec;
 
 type Small = Generator<4, 64>;
@@ -137,6 +138,36 @@ fn old_key_is_gone_after_refill_and_read_bytes_are_zero() {
     assert_eq!(buf[..24], [0u8; 24], "handed-out bytes read back as zero");
     assert_ne!(buf[24..], [0u8; 40], "unread bytes are still there");
     assert!(!bytes.windows(24).any(|w| w == first), "output is not kept");
+}
+
+/// The word draws (`u8` to `u64`, the bounded draws, `randp_u32` and
+/// `randp_u64`) take their bytes with `take`: each hands out the buffer's
+/// next bytes and leaves zeroes where they were.
+#[test]
+fn word_takes_zero_what_they_hand_out() {
+    let g = keyed([0x3cu8; 32]);
+    let mut first = [0u8; 3];
+    fill(&g, &mut first); // a refill; the next unread byte is byte 3
+    let buf = |at: usize, n: usize| {
+        // SAFETY: reading the generator's own buffer, which nothing writes
+        // while the copy is made.
+        unsafe { (*g.buf.get()).0.as_flattened()[at..at + n].to_vec() }
+    };
+    let mut at = 3;
+    for n in [8, 4, 2, 1, 8, 1] {
+        let before = buf(at, n);
+        assert!(before.iter().any(|&b| b != 0), "unread bytes are keystream");
+        let got = match n {
+            8 => g.take::<8>().map(|w| w.to_vec()),
+            4 => g.take::<4>().map(|w| w.to_vec()),
+            2 => g.take::<2>().map(|w| w.to_vec()),
+            _ => g.take::<1>().map(|w| w.to_vec()),
+        };
+        assert_eq!(got, Some(before), "take::<{n}> hands out the next {n} bytes");
+        assert_eq!(buf(at, n), vec![0u8; n], "take::<{n}> leaves zeroes where its bytes were");
+        at += n;
+    }
+    assert!(buf(at, 16).iter().any(|&b| b != 0), "the bytes after them are untouched");
 }
 
 #[test]
