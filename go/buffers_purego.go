@@ -191,15 +191,15 @@ func (sh *shard) take(k int) ([]byte, bool) {
 }
 
 // takeShort copies into b (1 to 8 bytes) the first len(b) bytes of src, one
-// word, and zeroes the word.
+// word, in memory order, and zeroes the word.
 func takeShort(b, src []byte) {
 	v := binary.LittleEndian.Uint64(src)
 	binary.LittleEndian.PutUint64(src, 0)
 	putWord(b, v)
 }
 
-// takeOut copies into b the first len(b) bytes of src, whole words, and
-// zeroes them all.
+// takeOut copies into b the first len(b) bytes of src, whole words, in
+// memory order, and zeroes them all.
 func takeOut(b, src []byte) { takeWords(b, (*uint64)(unsafe.Pointer(&src[0]))) }
 
 // readShort is Read's slow path for 0 < len(b) < readDirectMin: sh, still
@@ -257,14 +257,6 @@ const readDirectMin = 512
 // that a large Read does not keep its P from being preempted for long.
 const readPinnedMax = 4096
 
-// takeWord copies into b (1 to 8 bytes) the first len(b) bytes of the word
-// at p and zeroes the word.
-func takeWord(b []byte, p *uint64) {
-	v := *p
-	*p = 0
-	putWord(b, v)
-}
-
 // putWord writes into b (1 to 8 bytes) the first len(b) bytes of v, in
 // little-endian order, in at most two stores that may overlap: the bytes both
 // write are the same bytes of v.
@@ -283,9 +275,9 @@ func putWord(b []byte, v uint64) {
 
 // takeWords copies into b the first len(b) bytes of the words from first
 // on and zeroes the words it took them from: len(b) rounded up to whole
-// words, which must all lie in one buffer. b must not be empty. Each byte
-// of b is a distinct byte of those words (each word's bytes in
-// little-endian order).
+// words, which must all lie in one buffer. b must not be empty. b receives
+// the words' bytes as they lie in memory, whatever len(b): each byte of b is
+// a distinct byte of those words, in memory order.
 func takeWords(b []byte, first *uint64) {
 	// SAFETY: the caller passes the first of at least (len(b)+7)/8 words
 	// of one buffer, plain integers that may be read as bytes; p never
@@ -299,15 +291,18 @@ func takeWords(b []byte, first *uint64) {
 	}
 	// Short reads, a word at a time: cheaper than calling memmove and
 	// memclr. (While more than 8 bytes are left, b[8:] is not empty, so
-	// the compiler adds no check to reslicing it.)
+	// the compiler adds no check to reslicing it.) A word is loaded from
+	// its bytes little-endian and stored little-endian, so its bytes keep
+	// their memory order on any host, as copy's do; on a little-endian
+	// host that is one load and one store.
 	for len(b) > 8 {
-		w := (*uint64)(p)
-		binary.LittleEndian.PutUint64(b, *w)
-		*w = 0
+		w := (*[8]byte)(p)
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(w[:]))
+		*(*uint64)(p) = 0
 		b = b[8:]
 		p = unsafe.Add(p, 8)
 	}
-	takeWord(b, (*uint64)(p))
+	takeShort(b, (*[8]byte)(p)[:])
 }
 
 // takeMid is Read's case for 16 to 32 bytes, which the cgo path copies in

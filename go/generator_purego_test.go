@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // These white-box tests look inside the pure-Go generators: the output is
@@ -244,9 +245,10 @@ func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
 
 // TestTakeCopiesAndZeroes hands out every size of short read from a
 // generator of the test's own, filled with random words, as Read does: b
-// receives the first len(b) bytes of the next (len(b)+7)/8 unused words,
-// nothing past b is written, those words are zeroed and the others are left
-// as they were.
+// receives the first len(b) bytes of the next (len(b)+7)/8 unused words, as
+// they lie in memory (on a big-endian host too, whatever len(b)), nothing
+// past b is written, those words are zeroed and the others are left as they
+// were.
 func TestTakeCopiesAndZeroes(t *testing.T) {
 	g := new(generator)
 	for k := 1; k < readDirectMin; k++ {
@@ -270,9 +272,12 @@ func TestTakeCopiesAndZeroes(t *testing.T) {
 		if g.i != uint32(3+words) {
 			t.Fatalf("take(%d): i = %d, want %d", k, g.i, 3+words)
 		}
+		// The bytes of the words handed out, as they lie in memory: on a
+		// big-endian host too, every length of read hands out those.
+		want := unsafe.Slice((*byte)(unsafe.Pointer(&before[3])), words*8)
 		for j := range k {
-			if want := byte(before[3+j/8] >> (8 * (j % 8))); b[j] != want {
-				t.Fatalf("take(%d): byte %d is %#x, want %#x", k, j, b[j], want)
+			if b[j] != want[j] {
+				t.Fatalf("take(%d): byte %d is %#x, want %#x", k, j, b[j], want[j])
 			}
 		}
 		for j := k; j < len(full); j++ {
