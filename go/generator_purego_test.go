@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -33,9 +34,7 @@ func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
 	s := Source()
 	s.Uint64()
 	g := s.mem
-	if g == &noBuffer {
-		t.Fatal("no generator page: the kernel does not wipe it in a forked child")
-	}
+	needPage(t, g != &noBuffer, "generator page")
 	clear(g.w[:])
 	copy(g.w[keyAt:], key[:])
 	g.i, g.n = 0, 0
@@ -136,6 +135,7 @@ func TestGeneratorReseeds(t *testing.T) {
 func TestZeroGeneratorReseeds(t *testing.T) {
 	s := Source()
 	s.Uint64()
+	needPage(t, s.mem != &noBuffer, "generator page")
 	*s.mem = generator{}
 	if v := s.Uint64(); v == chacha8([4]uint64{}).Uint64() {
 		t.Fatal("a wiped generator produced the all-zero key's output")
@@ -174,6 +174,7 @@ func TestSharedGeneratorsZeroConsumed(t *testing.T) {
 // twice, and in each round a generator must have been reseeded.
 func TestSharedGeneratorsReseedUnderLoad(t *testing.T) {
 	Uint64()
+	needPage(t, !slices.ContainsFunc(*shards.Load(), func(sh *shard) bool { return sh == &noShard }), "per-P generator page")
 	const goroutines, rounds, draws = 8, 20, 2 * epochWords
 	seen := make(map[uint64]bool)
 	for range rounds {
@@ -225,6 +226,7 @@ func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
 	defer func() { crand.Reader = old }()
 	s := Source()
 	s.Uint64()
+	needPage(t, s.mem != &noBuffer, "generator page")
 	s.mem.exhaust()
 	s.Uint64()
 	Uint64()

@@ -31,12 +31,7 @@ func checkConsumedZero(t *testing.T, name string, buf *[bufferWords]uint64, n ui
 func TestBufferedZeroesConsumed(t *testing.T) {
 	s := Source()
 	s.Uint64()
-	if s.mem == &noBuffer {
-		if native() {
-			t.Fatal("no buffer page: the kernel does not wipe it in a forked child")
-		}
-		t.Skip("qemu-user: no buffer page is kept, every value is drawn directly (TestPagesAreWipedOnForkAndNotDumped)")
-	}
+	needPage(t, s.mem != &noBuffer, "buffer page")
 	total := 1
 	for _, k := range []int{1, 100, bufferWords - 101, 1, 300, bufferWords} {
 		for range k {
