@@ -15,8 +15,9 @@
 #                        shuffled order (a test that leaves state another relies on fails), vet per platform
 #   make test-go-musl    the package's tests on the cgo path built with musl-gcc (Alpine's C library)
 #   make test-go-windows the pure-Go path's tests for windows/amd64, run under wine (mk/windows.mk's prefix)
-#   make test-go-arm64   vet + go test for linux/arm64, cross-compiled with
-#                        aarch64-linux-gnu-gcc and run under qemu-aarch64
+#   make test-go-arm64   vet + go test for linux/arm64 under qemu-aarch64, on both paths
+#                        (cgo: cross-compiled with aarch64-linux-gnu-gcc; pure-Go: CGO_ENABLED=0)
+#   make test-go-s390x   vet + the pure-Go path's tests for big-endian linux/s390x, under qemu-s390x
 #   make test-go-local   the tests against build/librandp.a (make staticlib)
 #   make go-opcount      instructions per call of the Go hot paths and of an
 #                        empty cgo call, counted by callgrind (repeatable)
@@ -47,8 +48,8 @@ define go_need
 command -v $(1) >/dev/null || (apt-get update && apt-get install -y $(2))
 endef
 
-.PHONY: test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-local go-opcount
-TEST_TARGETS += test-go test-go-purego test-go-musl test-go-windows test-go-arm64
+.PHONY: test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-s390x test-go-local go-opcount
+TEST_TARGETS += test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-s390x
 test-go:
 	@$(call go_need,musl-gcc,musl-tools)
 	cd $(GO_DIR) && $(GO) vet ./...
@@ -97,6 +98,14 @@ test-go-arm64:
 		echo "test-go-arm64: $(GO_DIR)/lib/linux_arm64/randp_linux_arm64.syso is missing (make go-lib builds it)" >&2; exit 1; }
 	cd $(GO_DIR) && $(GO_ARM64_ENV) $(GO) vet . ./cmd/...
 	cd $(GO_DIR) && $(GO_ARM64_ENV) $(GO_QEMU_USER) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO_QEMU_USER) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
+
+# The pure-Go path on a big-endian host: the bytes a Read hands out are the
+# words' bytes in memory order whatever its length (TestTakeCopiesAndZeroes).
+test-go-s390x:
+	@$(call go_need,qemu-s390x,qemu-user)
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=s390x $(GO) vet . ./cmd/...
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=s390x $(GO_QEMU_USER) $(GO) test -count=1 -exec qemu-s390x . ./cmd/...
 
 test-go-local: staticlib
 	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 -tags randp_local ./...
