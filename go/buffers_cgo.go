@@ -1,4 +1,4 @@
-//go:build cgo && linux && (amd64 || arm64) && !randp_purego
+//go:build cgo && linux && !android && (amd64 || arm64) && !randp_purego
 
 package randp
 

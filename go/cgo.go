@@ -1,4 +1,4 @@
-//go:build cgo && linux && (amd64 || arm64) && !randp_purego
+//go:build cgo && linux && !android && (amd64 || arm64) && !randp_purego
 
 package randp
 
@@ -6,7 +6,10 @@ package randp
 // cgo boundary goes through the three wrappers below. It is the cgo path, the
 // default wherever cgo is on and a prebuilt library exists (linux/amd64 and
 // linux/arm64); everywhere else, and with the build tag randp_purego, the
-// pure-Go path of generator_purego.go takes its place.
+// pure-Go path of generator_purego.go takes its place. Android is excluded by
+// name: GOOS=android satisfies the linux build tag and _linux file names, but
+// the object is built for glibc and needs __errno_location, which Android's
+// C library, Bionic, calls __errno.
 //
 // Linking. By default the package links the prebuilt library committed for
 // the target, lib/linux_amd64/randp_linux_amd64.syso or

@@ -36,21 +36,22 @@
 // documentation states them; they differ in where the generator runs.
 //
 // The cgo path ("cgo") is the default wherever cgo is on and a prebuilt
-// library exists (linux/amd64 and linux/arm64, glibc or musl). The numbers
-// come from the randp library, written in Rust and linked as an object
-// committed in the module (so building needs Go and a C compiler, never
-// Rust): AES-256-CTR with fast key erasure, one state per thread, reseeded
-// from getrandom(2) after every 1 MiB, on the CPU's AES instructions. The Go
-// side keeps up to BufferSize bytes of its output per Buffered and per P, so
-// that most values cost no cgo call.
+// library exists: linux/amd64 and linux/arm64, glibc or musl. Android is not
+// among them (its C library, Bionic, is neither). The numbers come from the
+// randp library, written in Rust and linked as an object committed in the
+// module (so building needs Go and a C compiler, never Rust): AES-256-CTR
+// with fast key erasure, one state per thread, reseeded from getrandom(2)
+// after every 1 MiB, on the CPU's AES instructions. The Go side keeps up to
+// BufferSize bytes of its output per Buffered and per P, so that most values
+// cost no cgo call.
 //
 // The pure-Go path ("purego") is taken without cgo (CGO_ENABLED=0, the
-// default when cross-compiling), on every other GOOS/GOARCH, and with the
-// build tag randp_purego. Each Buffered and each P has a generator of its
-// own: ChaCha8Rand, math/rand/v2's ChaCha8 stream, with fast key erasure:
-// each 1 KiB epoch is made whole and its key replaced by 32 bytes of it that
-// are never handed out before any of it is, and 32 bytes from crypto/rand
-// are XORed into the key after every 1 MiB.
+// default when cross-compiling), on every other GOOS/GOARCH (Android
+// included), and with the build tag randp_purego. Each Buffered and each P
+// has a generator of its own: ChaCha8Rand, math/rand/v2's ChaCha8 stream,
+// with fast key erasure: each 1 KiB epoch is made whole and its key replaced
+// by 32 bytes of it that are never handed out before any of it is, and 32
+// bytes from crypto/rand are XORed into the key after every 1 MiB.
 //
 // On both paths each value's bytes are zeroed in the buffer as they are
 // handed out, no key that made output already handed out is kept, and the

@@ -1,4 +1,4 @@
-//go:build !cgo || randp_purego || !linux || !(amd64 || arm64)
+//go:build !cgo || randp_purego || !linux || android || !(amd64 || arm64)
 
 package randp
 

@@ -81,10 +81,10 @@ func (Unbuffered) Seed(int64) { panic(seedPanic) }
 
 // Implementation reports which path this build of the package uses: "cgo"
 // (the randp library, linked through cgo: the default where cgo is on and a
-// prebuilt library exists, linux/amd64 and linux/arm64) or "purego" (a
-// ChaCha8 generator with fast key erasure written in Go over math/rand/v2's
-// ChaCha8 block function: without cgo, on every other GOOS/GOARCH, and
-// wherever the build tag randp_purego is set). Both offer the same API with
-// the same semantics; see the package documentation for what each
-// guarantees.
+// prebuilt library exists, linux/amd64 and linux/arm64 with glibc or musl)
+// or "purego" (a ChaCha8 generator with fast key erasure written in Go over
+// math/rand/v2's ChaCha8 block function: without cgo, on every other
+// GOOS/GOARCH, Android included, and wherever the build tag randp_purego is
+// set). Both offer the same API with the same semantics; see the package
+// documentation for what each guarantees.
 func Implementation() string { return implementation }
