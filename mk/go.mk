@@ -38,7 +38,7 @@ GO_PUREGO := -tags randp_purego
 # The platforms the pure-Go path is vetted for besides this one (the
 # consumer builds of internal/buildtest cover the same list).
 GO_PUREGO_TARGETS := darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 linux/386 linux/riscv64 \
-	wasip1/wasm js/wasm linux/arm64 android/arm64
+	wasip1/wasm js/wasm linux/arm64 android/arm64 plan9/amd64
 # Every package but internal/buildtest, whose tests build consumers on both
 # paths themselves whatever the tags of their own test binary.
 GO_PKGS_NO_BUILDTEST = $$($(GO) list ./... | grep -v /internal/buildtest)

@@ -14,12 +14,10 @@ package main
 
 import (
 	"encoding/binary"
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"syscall"
 
 	randp "github.com/randp/randp/go"
 )
@@ -61,7 +59,7 @@ func main() {
 		}
 		fill(b)
 		if _, err := os.Stdout.Write(b); err != nil {
-			if errors.Is(err, syscall.EPIPE) {
+			if brokenPipe(err) {
 				os.Exit(0)
 			}
 			fmt.Fprintf(os.Stderr, "randp-cat: %v\n", err)

@@ -11,7 +11,7 @@ import (
 // linux/arm64 without cgo are in TestPureGoPath.)
 var pureGoTargets = []string{
 	"darwin/arm64", "darwin/amd64", "windows/amd64", "freebsd/amd64",
-	"linux/386", "linux/riscv64", "wasip1/wasm", "js/wasm", "android/arm64",
+	"linux/386", "linux/riscv64", "wasip1/wasm", "js/wasm", "android/arm64", "plan9/amd64",
 }
 
 // TestPureGoBuildsEverywhere builds and vets the consumer module for every
