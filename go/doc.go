@@ -13,9 +13,9 @@
 //     rand.New(randp.Source()). Like every math/rand source it is not safe
 //     for concurrent use; give each goroutine its own.
 //   - Reader, Read and Text replace crypto/rand.Reader, crypto/rand.Read
-//     and crypto/rand.Text, for code that reads them. Since Go 1.26 the
-//     standard library's crypto packages ignore a custom reader: see
-//     Reader.
+//     and crypto/rand.Text, for code that reads them. Since Go 1.26 many
+//     of the standard library's crypto functions ignore a custom reader:
+//     see Reader.
 //   - Uint64, IntN, N, Float64, NormFloat64, Shuffle, Perm and the other
 //     package-level functions have math/rand/v2's names and semantics (and
 //     Duration, ShuffleSlice and BigInt those of decred's crypto/rand) and

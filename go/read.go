@@ -10,13 +10,26 @@ import (
 // It is safe for concurrent use. Its Read method always fills b entirely and
 // returns len(b), nil.
 //
-// Go 1.26's crypto packages ignore a custom reader: in a module whose go.mod
-// says go 1.26 or later, the key generation and signing functions of
-// crypto/ecdsa, crypto/rsa, crypto/ecdh and crypto/dsa, and
-// crypto/rand.Prime, ignore the io.Reader they are given and use
-// crypto/rand's own generator (GODEBUG cryptocustomrand=1 restores the old
-// behaviour), so passing Reader to them changes nothing. crypto/rand.Int and
-// crypto/ed25519.GenerateKey still read the reader they are given.
+// Since Go 1.26 many of the standard library's crypto functions ignore a
+// custom reader. In a program whose main module's go.mod says go 1.26 or
+// later, built with Go 1.26 or later, these ignore the io.Reader they are
+// given and use crypto/rand's own generator, so passing Reader to them
+// changes nothing (GODEBUG cryptocustomrand=1 restores the old behaviour):
+//
+//   - [crypto/ecdsa.GenerateKey], [crypto/ecdsa.Sign],
+//     [crypto/ecdsa.SignASN1] and [crypto/ecdsa.PrivateKey.Sign]
+//   - [crypto/ecdh.Curve.GenerateKey], for every curve
+//   - [crypto/rsa.GenerateKey], [crypto/rsa.GenerateMultiPrimeKey] and
+//     [crypto/rsa.EncryptPKCS1v15]
+//   - [crypto/dsa.Sign]
+//   - [crypto/rand.Prime]
+//
+// These still read the reader they are given: [crypto/rsa.SignPSS] (for the
+// salt), [crypto/rsa.EncryptOAEP], [crypto/dsa.GenerateParameters],
+// [crypto/dsa.GenerateKey], [crypto/ed25519.GenerateKey] and
+// [crypto/rand.Int]. Built with Go 1.24 or 1.25, or in a main module whose
+// go.mod says an older go version than 1.26, every function named here
+// reads the reader it is given.
 var Reader io.Reader = reader{}
 
 type reader struct{}
