@@ -29,11 +29,11 @@ var noBuffer bufMem
 
 // Uint64 returns 64 uniform, unpredictable bits.
 //
-// It is nosplit, as is Int63, for the reason given on the cgo path's
-// (buffers_cgo.go): its one call, the refill, checks the stack itself.
-//
 //go:nosplit
 func (s *Buffered) Uint64() uint64 {
+	// Nosplit, as is Int63, for the reason given in the cgo path's Uint64
+	// (buffers_cgo.go): its one call, the refill, checks the stack itself.
+	//
 	// The fast path loads the word, stores zero over it and moves i on; i
 	// is always below 124, so i&255 is i and proves the index in bounds.
 	if g := s.mem; g != nil {
