@@ -1,4 +1,5 @@
-//! Threads never share output: each has its own generator, seeded on its own.
+//! Threads never share output: each has its own generator, seeded on its own,
+//! in a state page of its own.
 
 mod support;
 use support::{assert_unique, blocks};
@@ -34,4 +35,34 @@ fn u64_draws_differ_across_threads() {
     sorted.sort_unstable();
     sorted.dedup();
     assert_eq!(sorted.len(), words.len());
+}
+
+/// Eight threads alive at once each draw from a state page of their own:
+/// distinct output alone would not show it, as threads taking turns on one
+/// shared state would rarely repeat a block.
+#[cfg(feature = "internals")]
+#[test]
+fn live_threads_have_distinct_states() {
+    if !randp::uses_userspace_generator() {
+        eprintln!("live_threads_have_distinct_states: no userspace state here (the kernel's advice is not honoured)");
+        return;
+    }
+    let all_drew = std::sync::Barrier::new(8);
+    let addresses: Vec<usize> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| {
+                    let _ = randp::u64();
+                    let at = randp::internals::thread_state_address().expect("a thread that drew has a state");
+                    all_drew.wait(); // no thread exits, and so frees its state, before all have drawn
+                    at
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut distinct = addresses.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 8, "eight live threads share states: {addresses:x?}");
 }
