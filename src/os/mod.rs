@@ -95,12 +95,13 @@ pub(crate) unsafe fn unmap<T>(p: NonNull<T>) {
 }
 
 /// Whether a thread's draws are expected to come from a userspace state in
-/// this test run: natively, yes; the aarch64 Linux build is tested under
-/// qemu-user, which ignores MADV_WIPEONFORK, so there randp must refuse to
-/// keep one.
+/// this test run: on Windows, and on Linux on any architecture, yes, unless
+/// the runner says the tests run under qemu-user (`RANDP_TEST_EMULATOR`, set
+/// by mk/aarch64.mk's and mk/musl.mk's runners), which ignores
+/// MADV_WIPEONFORK, so that there randp must refuse to keep one.
 #[cfg(test)]
 pub(crate) fn userspace_state_expected() -> bool {
-    cfg!(any(windows, target_arch = "x86_64"))
+    cfg!(windows) || std::env::var_os("RANDP_TEST_EMULATOR").is_none()
 }
 
 #[cfg(test)]
