@@ -88,11 +88,15 @@ fn children_of_an_untouched_thread_are_distinct() {
 #[test]
 fn a_childs_first_call_past_the_fast_path_gets_no_bytes_of_the_wiped_buffer() {
     // The buffer's counts are a thread-local word, which a fork keeps while
-    // it zeroes the state page. A fill of 2 KiB and more goes straight to the
-    // slow path: its whole blocks are written directly and its last
-    // `len % 16` bytes come from the buffer. In the child, the first such
-    // fill must find the counts of the parent's buffer stale: were they
-    // believed, its tail would be the zeroed buffer's bytes (zeroes).
+    // it zeroes the state page. A fill of 2 KiB and more is declined by the
+    // fast path and served by the slow path: its whole blocks are written
+    // directly and its last `len % 16` bytes come from the buffer. In the
+    // child, the first such fill must not believe the parent's counts: its
+    // tail would be the zeroed buffer's bytes (zeroes). Two stores forget
+    // them here, the fast path's as it leaves a page it finds wiped and the
+    // slow path's `forget_stale_counts`, so this test fails only with both
+    // gone; a wipe between the two paths, which only the second catches, is
+    // tests/single_step's (its 2 KiB-and-8-byte fill).
     let mut all = Vec::new();
     for i in 0..200 {
         let mut used = vec![0u8; 8 + i * 53 % 3000];
