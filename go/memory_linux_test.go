@@ -24,7 +24,7 @@ func TestPagesAreWipedOnForkAndNotDumped(t *testing.T) {
 	}
 	if p == nil {
 		t.Fatal("mapPage refused: this kernel (Linux >= 4.14) must honour MADV_WIPEONFORK " +
-			"(if these tests run under qemu-user, set RANDP_TEST_QEMU_USER=1)")
+			"(if these tests run under qemu-user, set RANDP_TEST_EMULATOR to the emulator's name)")
 	}
 	defer releasePage(p)
 	flags := vmFlagsOf(uintptr(p))

@@ -28,12 +28,13 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 GO_ARM64_CC := aarch64-linux-gnu-gcc
 GO_ARM64_SYSROOT := /usr/aarch64-linux-gnu
 GO_ARM64_ENV := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(GO_ARM64_CC) QEMU_LD_PREFIX=$(GO_ARM64_SYSROOT)
-# Tests run under qemu-user say so (qemu-user hands the environment on to the
-# program it runs): qemu-user accepts any madvise advice and ignores it, so
-# there the tests expect the package to refuse every page and skip those that
-# need one (go/qemu_test.go). Without it they take the kernel to be real and
-# require pages, whatever the architecture.
-GO_QEMU_USER := RANDP_TEST_QEMU_USER=1
+# Tests run under qemu-user say so, naming the emulator as the Rust tests'
+# runners do (qemu-user hands the environment on to the program it runs):
+# qemu-user accepts any madvise advice and ignores it, so there the tests
+# expect the package to refuse every page and skip those that need one
+# (go/qemu_test.go). Without it they take the kernel to be real and require
+# pages, whatever the architecture.
+go_emulator = RANDP_TEST_EMULATOR=$(1)
 GO_PUREGO := -tags randp_purego
 # The platforms the pure-Go path is vetted for besides this one (the
 # consumer builds of internal/buildtest cover the same list).
@@ -97,15 +98,15 @@ test-go-arm64:
 	@test -f $(GO_DIR)/lib/linux_arm64/randp_linux_arm64.syso || { \
 		echo "test-go-arm64: $(GO_DIR)/lib/linux_arm64/randp_linux_arm64.syso is missing (make go-lib builds it)" >&2; exit 1; }
 	cd $(GO_DIR) && $(GO_ARM64_ENV) $(GO) vet . ./cmd/...
-	cd $(GO_DIR) && $(GO_ARM64_ENV) $(GO_QEMU_USER) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
-	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO_QEMU_USER) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
+	cd $(GO_DIR) && $(GO_ARM64_ENV) $(call go_emulator,qemu-aarch64) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(call go_emulator,qemu-aarch64) $(GO) test -count=1 -exec qemu-aarch64 . ./cmd/...
 
 # The pure-Go path on a big-endian host: the bytes a Read hands out are the
 # words' bytes in memory order whatever its length (TestTakeCopiesAndZeroes).
 test-go-s390x:
 	@$(call go_need,qemu-s390x,qemu-user)
 	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=s390x $(GO) vet . ./cmd/...
-	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=s390x $(GO_QEMU_USER) $(GO) test -count=1 -exec qemu-s390x . ./cmd/...
+	cd $(GO_DIR) && CGO_ENABLED=0 GOOS=linux GOARCH=s390x $(call go_emulator,qemu-s390x) $(GO) test -count=1 -exec qemu-s390x . ./cmd/...
 
 test-go-local: staticlib
 	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 -tags randp_local ./...

@@ -14,7 +14,9 @@ use std::process::{Command, Output};
 pub const ROLE: &str = "RANDP_TEST_ROLE";
 
 /// The environment variable naming the emulator this test binary runs under
-/// (mk/musl.mk's runner sets `RANDP_TEST_EMULATOR=qemu-aarch64`).
+/// (mk/aarch64.mk's and mk/musl.mk's runners set
+/// `RANDP_TEST_EMULATOR=qemu-aarch64`; mk/go.mk's qemu runs set it for the Go
+/// tests too).
 pub const EMULATOR: &str = "RANDP_TEST_EMULATOR";
 
 /// The user-mode emulator this test binary runs under, if any.
