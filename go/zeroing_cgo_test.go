@@ -4,6 +4,7 @@ package randp
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -159,33 +160,45 @@ func TestReadShortTakesWhatIsLeft(t *testing.T) {
 	for _, c := range []struct{ left, k int }{
 		{0, 1}, {0, 8}, {1, 2}, {3, 8}, {7, 8}, {5, 40}, {31, 32}, {60, 100}, {500, readDirectMin - 1},
 	} {
-		for i := range all {
-			all[i] = byte(rand.Uint32())
-		}
-		before := bytes.Clone(all[:c.left])
-		sh.n = uintptr(c.left)
-		const guard = 16
-		full := bytes.Repeat([]byte{0xA5}, c.k+guard)
-		b := full[:c.k:c.k]
-		procPin() // readShort is called pinned and unpins
-		readShort(sh, b)
+		what := fmt.Sprintf("%d left, %d read", c.left, c.k)
+		b, before := readShortPinned(t, sh, c.left, c.k, what)
 		rest := c.k - c.left
 		if sh.n != uintptr(BufferSize-rest) {
-			t.Fatalf("%d left, %d read: n = %d, want %d", c.left, c.k, sh.n, BufferSize-rest)
+			t.Fatalf("%s: n = %d, want %d", what, sh.n, BufferSize-rest)
 		}
-		if !bytes.Equal(b[:c.left], before) {
-			t.Fatalf("%d left, %d read: b starts %x, not the bytes left, %x", c.left, c.k, b[:c.left], before)
+		if !bytes.Equal(b[:c.left], before[:c.left]) {
+			t.Fatalf("%s: b starts %x, not the bytes left, %x", what, b[:c.left], before[:c.left])
 		}
 		if rest >= 16 && allZeroBytes(b[c.left:]) {
-			t.Fatalf("%d left, %d read: the %d bytes after the refill are zero", c.left, c.k, rest)
-		}
-		if !bytes.Equal(full[c.k:], bytes.Repeat([]byte{0xA5}, guard)) {
-			t.Fatalf("%d left, %d read: wrote past the end of b", c.left, c.k)
+			t.Fatalf("%s: the %d bytes after the refill are zero", what, rest)
 		}
 		if !allZeroBytes(all[BufferSize-rest:]) {
-			t.Fatalf("%d left, %d read: bytes handed out after the refill are left in the buffer", c.left, c.k)
+			t.Fatalf("%s: bytes handed out after the refill are left in the buffer", what)
 		}
 	}
+}
+
+// readShortPinned fills sh's buffer with random bytes, sets sh.n to n and
+// calls readShort, pinned as Read calls it, on a slice of k bytes followed
+// by guard bytes, which it checks are untouched. It returns the slice and a
+// copy of the buffer as it was before the call.
+func readShortPinned(t *testing.T, sh *shard, n, k int, what string) (b, before []byte) {
+	t.Helper()
+	all := sh.bytes(0, BufferSize)
+	for i := range all {
+		all[i] = byte(rand.Uint32())
+	}
+	before = bytes.Clone(all)
+	sh.n = uintptr(n)
+	const guard = 16
+	full := bytes.Repeat([]byte{0xA5}, k+guard)
+	b = full[:k:k]
+	procPin() // readShort is called pinned and unpins
+	readShort(sh, b)
+	if !bytes.Equal(full[k:], bytes.Repeat([]byte{0xA5}, guard)) {
+		t.Fatalf("%s: wrote past the end of b", what)
+	}
+	return b, before
 }
 
 func allZeroBytes(b []byte) bool {
@@ -209,30 +222,19 @@ func TestReadShortAfterPublish(t *testing.T) {
 	for _, c := range []struct{ n, k int }{
 		{BufferSize, 1}, {BufferSize, 16}, {BufferSize - 8, 8}, {BufferSize - 7, 300}, {20, 20}, {readDirectMin - 1, readDirectMin - 1},
 	} {
-		for i := range all {
-			all[i] = byte(rand.Uint32())
-		}
-		before := bytes.Clone(all)
-		sh.n = uintptr(c.n)
-		const guard = 16
-		full := bytes.Repeat([]byte{0xA5}, c.k+guard)
-		b := full[:c.k:c.k]
-		procPin() // readShort is called pinned and unpins
-		readShort(sh, b)
+		what := fmt.Sprintf("n %d, %d read", c.n, c.k)
+		b, before := readShortPinned(t, sh, c.n, c.k, what)
 		if sh.n != uintptr(c.n-c.k) {
-			t.Fatalf("n %d, %d read: n = %d, want %d", c.n, c.k, sh.n, c.n-c.k)
+			t.Fatalf("%s: n = %d, want %d", what, sh.n, c.n-c.k)
 		}
 		if !bytes.Equal(b, before[c.n-c.k:c.n]) {
-			t.Fatalf("n %d, %d read: b = %x, not the buffer's top bytes %x", c.n, c.k, b, before[c.n-c.k:c.n])
-		}
-		if !bytes.Equal(full[c.k:], bytes.Repeat([]byte{0xA5}, guard)) {
-			t.Fatalf("n %d, %d read: wrote past the end of b", c.n, c.k)
+			t.Fatalf("%s: b = %x, not the buffer's top bytes %x", what, b, before[c.n-c.k:c.n])
 		}
 		if !allZeroBytes(all[c.n-c.k : c.n]) {
-			t.Fatalf("n %d, %d read: the bytes handed out are left in the buffer", c.n, c.k)
+			t.Fatalf("%s: the bytes handed out are left in the buffer", what)
 		}
 		if !bytes.Equal(all[:c.n-c.k], before[:c.n-c.k]) {
-			t.Fatalf("n %d, %d read: the buffer was refilled or its unused bytes changed", c.n, c.k)
+			t.Fatalf("%s: the buffer was refilled or its unused bytes changed", what)
 		}
 	}
 }
