@@ -23,7 +23,10 @@ package randp
 // ../build/librandp.a, the library `make staticlib` builds from the working
 // tree, instead. Beyond libc the object needs only the pthread key functions,
 // which glibc has provided inside libc.so.6 since 2.34 (-lpthread is for
-// older glibc) and musl always has in libc.
+// older glibc) and musl always has in libc. The object needs the external
+// linker: Go's internal linker drops its .init_array constructor and loads
+// no TLS, so an internal link fails (internal/buildtest's
+// TestInternalLinkingFailsOnCgoPath).
 //
 // The object is built for glibc and links against musl as well: it calls
 // nothing in the C library but syscall, mmap, madvise, mlock, munmap, the

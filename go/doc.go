@@ -93,4 +93,14 @@
 // musl-gcc) it links the same object, statically or dynamically. Inside the
 // randp repository, the build tag randp_local links the library built by
 // `make staticlib` (../build/librandp.a) instead.
+//
+// The cgo path needs the external linker, which the go command uses by
+// default for a program with such an object. Go's internal linker
+// (-ldflags=-linkmode=internal, or GO_EXTLINK_ENABLED=0) loads neither the
+// object's thread-local storage, where the library keeps each thread's
+// state, nor its .init_array constructor, which creates the library's
+// pthread key at load time: that link fails, naming .init_array and
+// reporting randp_read undefined, and never yields a program without them.
+// A program that must be linked internally takes the pure-Go path, with the
+// build tag randp_purego or CGO_ENABLED=0.
 package randp

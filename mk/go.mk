@@ -6,8 +6,9 @@
 # a prebuilt object get. The tests in go/internal/buildtest build consumer
 # modules outside the repository with cargo off PATH: plain, vendored,
 # statically linked, c-shared, c-archive (into a C program, and into a C host
-# that forks 1,000 times), with musl-gcc, without cgo, for every listed
-# GOOS/GOARCH, under go vet, and every Go block of README.md.
+# that forks 1,000 times), with musl-gcc, without cgo, with Go's internal
+# linker (which fails on the cgo path and links the pure-Go one), for every
+# listed GOOS/GOARCH, under go vet, and every Go block of README.md.
 #
 #   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64)
 #   make test-go-purego  pure-Go path: vet + staticcheck, go test -race with the tag, go test with CGO_ENABLED=0
