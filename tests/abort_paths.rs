@@ -4,6 +4,21 @@
 //! return). Each case runs in a child process (this binary re-run with a
 //! role), because aborting is the behaviour under test. (A NULL buffer passed
 //! to randp_bytes is in tests/bad_input.rs and tests/c/test_randp.c.)
+//!
+//! `reseed-by-word-draws` and `reseed-by-small-fills` bound the reseed
+//! interval from the other side, along the paths most programs take: word
+//! draws and small fills, which reach the OS only through buffer refills.
+//! Whatever a seeded state holds when getrandom starts failing (its unread
+//! buffer, at most 15,808 bytes, and what is left of its interval, at most
+//! 1 MiB), 1 MiB + 16 KiB more of output needs a reseed, so the process must
+//! abort before any of it is written. A refill (15,808 bytes with the
+//! extension, 3,520 without) does not divide the interval, so one refill
+//! finds less of it left than it writes (with the extension the 67th:
+//! 1,728 bytes left): `reseed` alone passes with a generator that reseeds
+//! only when the interval is exactly used up and otherwise lets the count
+//! wrap around (never reseeding again in a release build; a debug build's
+//! overflow check panics), as the direct fills it makes use the interval up
+//! exactly.
 
 mod support;
 use support::{ROLE, fail_syscall, run_child, signal, skip_without_seccomp, write_all};
@@ -26,6 +41,27 @@ fn child(role: &str) {
             let mut big = vec![0u8; 2 << 20];
             randp::fill_bytes(&mut big);
             write_all(1, &big);
+        }
+        "reseed-by-word-draws" | "reseed-by-small-fills" => {
+            let _ = randp::u64(); // seeded while the OS still answers
+            fail_syscall(libc::SYS_getrandom, libc::EIO, None);
+            // More than any seeded state holds: its unread buffer and the
+            // rest of one reseed interval (1 MiB).
+            let total = (1 << 20) + (16 << 10);
+            let mut acc = [0u8; 8];
+            for _ in 0..total / 8 {
+                let w = if role == "reseed-by-word-draws" {
+                    randp::u64().to_ne_bytes()
+                } else {
+                    let mut b = [0u8; 8];
+                    randp::fill_bytes(&mut b);
+                    b
+                };
+                for (a, b) in acc.iter_mut().zip(w) {
+                    *a ^= b;
+                }
+            }
+            write_all(1, &acc);
         }
         "u64-first-seed" => {
             fail_syscall(libc::SYS_getrandom, libc::EIO, None);
@@ -67,6 +103,8 @@ fn main() {
     let cases: &[(&str, &str)] = &[
         ("first-seed", ENTROPY_MESSAGE),
         ("reseed", ENTROPY_MESSAGE),
+        ("reseed-by-word-draws", ENTROPY_MESSAGE),
+        ("reseed-by-small-fills", ENTROPY_MESSAGE),
         ("u64-first-seed", ENTROPY_MESSAGE),
         ("first-seed-eperm", ENTROPY_MESSAGE),
         ("first-seed-enosys", ENTROPY_MESSAGE),
