@@ -17,7 +17,15 @@
 //! - fork: a child forked while unread bytes lie in the parent's extension
 //!   finds its extension zeroed and its state unseeded, never outputs its
 //!   parent's bytes, and locks its extension again (a lock is not inherited)
-//!   before its buffer grows into it.
+//!   before its buffer grows into it;
+//! - not-droppable: a seccomp filter makes mmap(MAP_DROPPABLE) fail as on
+//!   kernels before 6.11, where the state page is kept out of core dumps and
+//!   swap by advice alone: its flags must show wiped on fork (`wf`), left out
+//!   of dumps (`dd`), and locked (`lo`) unless RLIMIT_MEMLOCK is below what
+//!   the page and its extension need. On a kernel with MAP_DROPPABLE no other
+//!   test takes this path: `attached` and tests/core_file.rs pass with the
+//!   state page's MADV_DONTDUMP or mlock removed (a droppable page is left
+//!   out of dumps and swap by the kernel anyway).
 
 mod support;
 use support::{
@@ -182,8 +190,42 @@ fn fork() {
     assert_unique(blocks(&out), "fork");
 }
 
+/// The state page as mapped before Linux 6.11 (see the module docs).
+fn not_droppable() {
+    let droppable = (libc::MAP_ANONYMOUS | libc::MAP_DROPPABLE) as u32;
+    fail_syscall(libc::SYS_mmap, libc::EINVAL, Some((3, droppable)));
+    let out = draw(2 * EXTENDED_BUFFER);
+    let mapping = randp::internals::state_mapping();
+    assert!(matches!(mapping, Some("wipeonfork" | "wipeonfork+mlock")), "{mapping:?}");
+    let p = state();
+    let (_, _, page) = mapping_of(p);
+    for f in ["wf", "dd"] {
+        assert!(has(&page, f), "the state page's flags {page:?} lack {f}");
+    }
+    assert!(!has(&page, "dp"), "MAP_DROPPABLE was refused: {page:?}");
+    // SAFETY: rlimit is plain data, and getrlimit fills it.
+    let mut lim: libc::rlimit = unsafe { core::mem::zeroed() };
+    // SAFETY: `lim` is a valid out-pointer.
+    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut lim) }, 0);
+    // The page and its extension, with room to spare for anything else.
+    if lim.rlim_cur == libc::RLIM_INFINITY || lim.rlim_cur >= 16 * PAGE as libc::rlim_t {
+        assert!(
+            has(&page, "lo"),
+            "RLIMIT_MEMLOCK {} allows it, yet the state page {page:?} is not locked",
+            lim.rlim_cur
+        );
+    } else {
+        eprintln!(
+            "state_extension: not-droppable: RLIMIT_MEMLOCK {} is low, the state page's lock is not checked",
+            lim.rlim_cur
+        );
+    }
+    assert_unique(blocks(&out), "not-droppable");
+}
+
 fn child(role: &str) {
     match role {
+        "not-droppable" => not_droppable(),
         "attached" => attached(),
         "refused" => refused(false),
         "faked" => refused(true),
@@ -203,15 +245,15 @@ fn main() {
         !randp::uses_userspace_generator(),
         "randp keeps no userspace state here (qemu-user ignores MADV_WIPEONFORK)",
     ) {
-        println!("state_extension: 0 passed, 0 failed, 4 skipped");
+        println!("state_extension: 0 passed, 0 failed, 5 skipped");
         return;
     }
     let mut roles = vec!["attached", "fork"];
     if !skip_without_seccomp("state_extension: refused and faked locks") {
-        roles.extend(["refused", "faked"]);
+        roles.extend(["refused", "faked", "not-droppable"]);
     }
     for role in &roles {
         assert_child_ok(role);
     }
-    println!("state_extension: {} passed, 0 failed, {} skipped", roles.len(), 4 - roles.len());
+    println!("state_extension: {} passed, 0 failed, {} skipped", roles.len(), 5 - roles.len());
 }
