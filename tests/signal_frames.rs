@@ -11,6 +11,15 @@
 //! find them. Every keystream backend this CPU runs, each in a child process
 //! (a backend is chosen once per process); release and debug builds (`make
 //! test`).
+//!
+//! Where the CPU has AMX, every configuration also runs with the drawing
+//! thread's AMX tile data in use, which makes each signal frame the largest
+//! the kernel writes (some 11 KiB here, against 3.4 KiB without: the 8 KiB
+//! of tile data lie right below the red zone, and the vector registers, and
+//! so the keys, below them). The protection must wipe that far: on a CPU
+//! whose `AT_MINSIGSTKSZ` counts the tile data, every other configuration
+//! passes with the wipe cut to a quarter of its length, which covers a
+//! frame without tile data.
 
 #![cfg(all(target_os = "linux", target_arch = "x86_64"))]
 
@@ -47,10 +56,10 @@ fn supported() -> Vec<Backend> {
 /// Runs the child for one configuration and returns its summary line.
 /// Without `rseq`, glibc registers no restartable sequence area, as on
 /// glibc before 2.35 or musl.
-fn run_child(backend: Backend, altstack: bool, protected: bool, rseq: bool) -> String {
+fn run_child(backend: Backend, altstack: bool, protected: bool, rseq: bool, amx: bool) -> String {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args(["--exact", "child", "--test-threads=1", "--nocapture"]);
-    cmd.env(ROLE, format!("{},{},{}", backend.name(), u8::from(altstack), u8::from(protected)));
+    cmd.env(ROLE, format!("{},{},{},{}", backend.name(), u8::from(altstack), u8::from(protected), u8::from(amx)));
     if !rseq {
         cmd.env("GLIBC_TUNABLES", "glibc.pthread.rseq=0");
     }
@@ -78,19 +87,26 @@ fn no_key_in_any_signal_frame_on_any_backend() {
     if std::env::var_os(ROLE).is_some() {
         return;
     }
-    for b in supported() {
-        for altstack in [false, true] {
-            for rseq in [true, false] {
-                let line = run_child(b, altstack, true, rseq);
-                assert_eq!(field(&line, "leaks"), 0, "{line}");
-                assert!(field(&line, "interrupted") > 0, "no call was interrupted, so nothing was tested: {line}");
-                // musl registers no restartable sequence area, whatever the
-                // environment says: the fallback runs there.
-                let registered = rseq && cfg!(target_env = "gnu");
-                let expected = if registered && b != Backend::Portable { "rseq" } else { "blocked-signals" };
-                assert!(line.contains(&format!("protection {expected} ")), "{line}");
-                if expected == "rseq" {
-                    assert!(field(&line, "aborts") > 0, "no interrupted kernel was resumed: {line}");
+    let amx: &[bool] = if amx_supported() { &[false, true] } else { &[false] };
+    for &amx in amx {
+        for b in supported() {
+            for altstack in [false, true] {
+                for rseq in [true, false] {
+                    let line = run_child(b, altstack, true, rseq, amx);
+                    assert_eq!(field(&line, "leaks"), 0, "{line}");
+                    if amx {
+                        // The frame with tile data: more than the 8 KiB of tiles.
+                        assert!(field(&line, "frame") > 8192, "the tile data is not in the frames: {line}");
+                    }
+                    assert!(field(&line, "interrupted") > 0, "no call was interrupted, so nothing was tested: {line}");
+                    // musl registers no restartable sequence area, whatever the
+                    // environment says: the fallback runs there.
+                    let registered = rseq && cfg!(target_env = "gnu");
+                    let expected = if registered && b != Backend::Portable { "rseq" } else { "blocked-signals" };
+                    assert!(line.contains(&format!("protection {expected} ")), "{line}");
+                    if expected == "rseq" {
+                        assert!(field(&line, "aborts") > 0, "no interrupted kernel was resumed: {line}");
+                    }
                 }
             }
         }
@@ -106,7 +122,7 @@ fn control_without_the_protection_keys_are_found() {
     }
     for b in supported() {
         for altstack in [false, true] {
-            let line = run_child(b, altstack, false, true);
+            let line = run_child(b, altstack, false, true, false);
             assert!(field(&line, "leaks") > 0, "the scan found nothing without the protection: {line}");
         }
     }
@@ -124,6 +140,77 @@ extern "C" fn on_signal(_: libc::c_int) {
     if IN_DRAW.load(Relaxed) != 0 {
         DURING.fetch_add(1, Relaxed);
     }
+}
+
+const ARCH_REQ_XCOMP_PERM: libc::c_int = 0x1023;
+const XFEATURE_XTILEDATA: libc::c_ulong = 18;
+
+/// Whether this CPU has AMX tiles (CPUID.7.0:EDX bit 24) and the kernel
+/// lets this process use them (asked in a child, as the permission, once
+/// given, is the whole process's).
+fn amx_supported() -> bool {
+    // SAFETY: CPUID leaf 7 exists on every CPU with AES-NI.
+    let tile = unsafe { core::arch::x86_64::__cpuid_count(7, 0) }.edx >> 24 & 1 == 1;
+    tile && {
+        // SAFETY: the child only makes one system call and leaves.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            // SAFETY: arch_prctl with an integer argument; _exit never returns.
+            unsafe {
+                let r = libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA);
+                libc::_exit(if r == 0 { 0 } else { 1 })
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waiting for the child just forked.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+}
+
+/// Puts AMX tile data in use on this thread (tile 0 configured, 16 rows of
+/// 64 bytes, and zeroed), so that every signal frame the kernel writes for
+/// it from now on holds the tile data: the largest frame there is.
+fn use_amx_tiles() {
+    // SAFETY: arch_prctl with an integer argument.
+    let r = unsafe { libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) };
+    assert_eq!(r, 0, "AMX permission");
+    let mut cfg = [0u8; 64];
+    cfg[0] = 1; // palette 1
+    cfg[16..18].copy_from_slice(&64u16.to_le_bytes()); // tile 0: 64 bytes a row
+    cfg[48] = 16; // tile 0: 16 rows
+    // SAFETY: the CPU has AMX and the process has permission (above); the
+    // configuration is 64 valid bytes; only tile state changes.
+    unsafe { core::arch::asm!("ldtilecfg [{0}]", "tilezero tmm0", in(reg) cfg.as_ptr(), options(nostack)) };
+}
+
+/// The bytes between the stack pointer a signal interrupted and the
+/// handler's frame: the signal frame, for the report ([`frame_size`]).
+static FRAME: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn measure_frame(_: libc::c_int, _: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    let local = 0u8;
+    // SAFETY: the kernel passes the interrupted context as the third argument.
+    let sp = unsafe { (*ctx.cast::<libc::ucontext_t>()).uc_mcontext.gregs[libc::REG_RSP as usize] } as usize;
+    FRAME.store(sp - black_box(&local) as *const u8 as usize, Relaxed);
+}
+
+/// The size of a signal frame on this thread's stack now, measured with a
+/// signal sent to itself.
+fn frame_size() -> usize {
+    // SAFETY: installs a handler that only reads its context and stores an
+    // atomic, raises the signal on this thread, and restores the default.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = measure_frame as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) as usize;
+        sa.sa_flags = libc::SA_SIGINFO;
+        assert_eq!(libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()), 0);
+        assert_eq!(libc::syscall(libc::SYS_tgkill, libc::getpid(), libc::gettid(), libc::SIGUSR2), 0);
+        sa.sa_sigaction = libc::SIG_DFL;
+        sa.sa_flags = 0;
+        assert_eq!(libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()), 0);
+    }
+    FRAME.load(Relaxed)
 }
 
 /// One round's work, made at depth by the drawing thread.
@@ -251,7 +338,7 @@ fn child() {
     let Ok(role) = std::env::var(ROLE) else { return };
     let parts: Vec<&str> = role.split(',').collect();
     let backend = Backend::ALL.into_iter().find(|b| b.name() == parts[0]).unwrap();
-    let (altstack, protected) = (parts[1] == "1", parts[2] == "1");
+    let (altstack, protected, amx) = (parts[1] == "1", parts[2] == "1", parts[3] == "1");
     assert!(internals::force_backend(backend));
     internals::set_signal_frame_protection_off(!protected);
     // SAFETY: installs a handler that only touches atomics. Without
@@ -266,12 +353,16 @@ fn child() {
 
     let (to_drawer, work_rx) = mpsc::channel::<Option<Work>>();
     let (report_tx, reports) = mpsc::channel::<Report>();
-    let (info_tx, info) = mpsc::channel::<(libc::pid_t, usize, usize)>();
+    let (info_tx, info) = mpsc::channel::<(libc::pid_t, usize, usize, usize)>();
     let drawer = std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || {
             let marker = 0u8;
             let top = black_box(&marker) as *const u8 as usize;
+            if amx {
+                use_amx_tiles();
+            }
+            let frame = frame_size();
             let mut alt = 0;
             if altstack {
                 let mem: &'static mut [u8] = Box::leak(vec![0u8; ALTSTACK].into_boxed_slice());
@@ -286,7 +377,7 @@ fn child() {
             align_buffer();
             let words = words_per_round();
             // SAFETY: gettid has no preconditions.
-            info_tx.send((unsafe { libc::gettid() }, top, alt)).unwrap();
+            info_tx.send((unsafe { libc::gettid() }, top, alt, frame)).unwrap();
             while let Ok(Some(work)) = work_rx.recv() {
                 let before = round_keys();
                 // The storm reaches this thread during the draw only: later
@@ -301,7 +392,7 @@ fn child() {
             }
         })
         .unwrap();
-    let (tid, top, alt) = info.recv().unwrap();
+    let (tid, top, alt, frame) = info.recv().unwrap();
 
     // The storm: a timer that signals the drawing thread every INTERVAL_NS.
     // SAFETY: a zeroed sigevent and itimerspec are valid; the timer is
@@ -356,10 +447,11 @@ fn child() {
     drawer.join().unwrap();
     let protection = internals::signal_frame_protection().replace(' ', "-");
     println!(
-        "signal frames: backend {} altstack {} protected {} protection {protection} rounds {done} interrupted {interrupted} outputs-checked {checked} leaky {leaky} leaks {leaks} aborts {} signals {}",
+        "signal frames: backend {} altstack {} protected {} protection {protection} amx {} frame {frame} rounds {done} interrupted {interrupted} outputs-checked {checked} leaky {leaky} leaks {leaks} aborts {} signals {}",
         backend.name(),
         u8::from(altstack),
         u8::from(protected),
+        u8::from(amx),
         internals::signal_frame_aborts() - aborts0,
         SIGNALS.load(Relaxed),
     );
