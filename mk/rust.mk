@@ -4,7 +4,8 @@
 #
 #   make build           release build of the workspace (rlib, randp-cat, target/release/librandp.{a,so})
 #   make header          regenerate include/randp.h with cbindgen
-#   make test-rust       cargo test --release over the workspace, every feature
+#   make test-rust       cargo test --release over the workspace, every feature; the library's own tests
+#                        again without features (the build users get: no `internals`)
 #   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile
 
 .PHONY: test-rust-debug
@@ -30,6 +31,7 @@ AARCH64_TESTS = $(foreach f,$(filter-out $(X86_ONLY_TEST_FILES),$(wildcard tests
 TEST_TARGETS += test-rust test-rust-debug
 test-rust: build
 	$(CARGO) test --locked --release --workspace --all-features
+	$(CARGO) test --locked --release -p randp --lib
 
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the

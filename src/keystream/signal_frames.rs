@@ -375,3 +375,19 @@ mod x86_64 {
         stack_limit()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The build users get, without the `internals` feature (the crate as a
+    /// dependency, the C library, the Go module's objects), has the
+    /// protection on, always: every test that shows the protection works
+    /// runs with `internals`, where a switch that the tests' controls turn
+    /// off decides, so a build without it that had the protection off passed
+    /// them all. Runs in `make test-rust`'s build of the library's tests
+    /// without features.
+    #[cfg(not(feature = "internals"))]
+    #[test]
+    fn protection_cannot_be_off_without_internals() {
+        assert!(!super::disabled(), "the signal-frame protection is off in a build without `internals`");
+    }
+}
