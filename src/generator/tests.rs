@@ -183,6 +183,26 @@ fn zeroed_generator_reseeds_before_output() {
     assert_eq!(unsafe { *g.seed.get() }, [0u8; 32], "the fresh OS bytes are wiped after use");
 }
 
+/// A reseed mixes 32 fresh bytes from the OS into the whole key: on a
+/// zeroed generator (a thread's first draw, a forked child) the key is then
+/// the seed itself, so neither half may be zero, and no half is shared by
+/// two generators. The other tests look at the output or the key after a
+/// rotation, which hide how much of the key the OS bytes made: they passed
+/// with a reseed that read 16 bytes and left the key's second half zero.
+#[test]
+fn a_reseed_makes_the_whole_key() {
+    let (g, h) = (zeroed(), zeroed());
+    g.reseed();
+    h.reseed();
+    let (a, b) = (key_of(&g), key_of(&h));
+    for half in [0..16, 16..32] {
+        assert_ne!(a[half.clone()], [0u8; 16], "key bytes {half:?} were not seeded");
+        assert_ne!(a[half.clone()], b[half.clone()], "two generators share key bytes {half:?}");
+    }
+    // SAFETY: reading the generator's own seed field.
+    assert_eq!(unsafe { *g.seed.get() }, [0u8; 32], "the fresh OS bytes are wiped after use");
+}
+
 #[test]
 fn reseeds_when_interval_is_used_up() {
     let key = [1u8; 32];
