@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -297,5 +298,133 @@ func TestTakeCopiesAndZeroes(t *testing.T) {
 	g.i, g.n = 10, 11
 	if _, ok := g.take(9); ok || g.i != 10 {
 		t.Fatalf("take(9) from a generator with one word left: ok = %v, i = %d", ok, g.i)
+	}
+}
+
+// TestBufferedInt63ZeroesAndMatches draws through Int63, whose fast path
+// repeats Uint64's, across refills: each value is ChaCha8's word with the top
+// bit cleared, and every word handed out is zeroed in the state, as Uint64
+// zeroes it (TestGeneratorZeroesAndErases draws through Uint64 only).
+func TestBufferedInt63ZeroesAndMatches(t *testing.T) {
+	key := [4]uint64{13, 14, 15, 16}
+	s, g := seededSource(t, key)
+	ref := chacha8(key)
+	for n := range 2*epochWords + 5 {
+		want := int64(ref.Uint64() &^ (1 << 63))
+		if got := s.Int63(); got != want {
+			t.Fatalf("value %d: Int63 = %#x, want ChaCha8's word without its top bit, %#x", n, got, want)
+		}
+		for j, w := range g.w[:keyAt] {
+			if (uint32(j) < g.i || uint32(j) >= g.n) && w != 0 {
+				t.Fatalf("value %d: word %d was handed out by Int63 and is %#x, not zero (i = %d)", n, j, w, g.i)
+			}
+		}
+	}
+}
+
+// TestReseedsEveryMiB counts the output a Buffered hands out from a reseed
+// to the next: at most 1 MiB (the package documentation: after every 1 MiB,
+// 32 bytes from crypto/rand are XORed into the key), and no less than 1 MiB
+// less one refill. The first refill after a reseed leaves the next key in the
+// state, so the output from there on is ChaCha8's for that key, word for
+// word, up to the next reseed; nothing here uses reseedEpochs.
+func TestReseedsEveryMiB(t *testing.T) {
+	s := Source()
+	s.Uint64() // a new generator reseeds, refills and hands out one word
+	g := s.mem
+	needPage(t, g != &noBuffer, "generator page")
+	ref := chacha8([4]uint64(g.w[keyAt : keyAt+4]))
+	since := 1 // values handed out since the reseed
+	for g.i < g.n {
+		s.Uint64()
+		since++
+	}
+	for s.Uint64() == ref.Uint64() {
+		since++
+		if since*8 > 1<<20 {
+			t.Fatalf("more than 1 MiB of output (%d values) since the last reseed", since)
+		}
+	}
+	if since*8 <= 1<<20-BufferSize {
+		t.Fatalf("reseeded after %d bytes of output, not after 1 MiB", since*8)
+	}
+}
+
+// TestReseedXorsWholeKey reseeds a generator whose key is zero, as a new or
+// wiped one holds, then reseeds it again three times: each reseed must change
+// every word of the key (32 bytes from the OS, not fewer). A word left as it
+// was has probability 2^-64.
+func TestReseedXorsWholeKey(t *testing.T) {
+	_, g := seededSource(t, [4]uint64{})
+	for r := range 4 {
+		before := [4]uint64(g.w[keyAt : keyAt+4])
+		g.reseed()
+		for i, k := range g.w[keyAt : keyAt+4] {
+			if k == before[i] {
+				t.Fatalf("reseed %d left word %d of the key as it was, %#x", r, i, k)
+			}
+		}
+		if g.fresh != [4]uint64{} {
+			t.Fatal("the reseed's bytes were left in the state")
+		}
+	}
+}
+
+// readerFunc is an io.Reader made of a function.
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
+
+// TestReseedingGeneratorIsLeftAlone holds a per-P generator's reseed, which a
+// goroutine makes unpinned, inside its read of the OS (osReader, wrapped so
+// that the read of that generator's fresh words waits for the test; the
+// bytes still come from the OS), and meanwhile draws from the same P, with
+// GOMAXPROCS 1: those draws must leave the generator alone (marked busy,
+// empty) and take their values from the OS. A second reseed of the
+// generator while the first is reading would share its fresh words (two
+// reads into them, two XORs of what is there, which can cancel and leave a
+// new generator's all-zero key) and refill from a key still being written.
+func TestReseedingGeneratorIsLeftAlone(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	Uint64() // makes P 0's generator
+	sh := (*shards.Load())[0]
+	needPage(t, sh != &noShard, "per-P generator page")
+	sh.exhaust() // due for a reseed at its next draw
+	fresh := unsafe.Pointer(&sh.fresh)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var reads atomic.Int32 // reads into the generator's fresh words
+	old := osReader
+	osReader = readerFunc(func(b []byte) (int, error) {
+		if len(b) > 0 && unsafe.Pointer(&b[0]) == fresh && reads.Add(1) == 1 {
+			close(entered)
+			<-release
+		}
+		return old.Read(b)
+	})
+	defer func() { osReader = old }()
+	done := make(chan uint64)
+	go func() { done <- Uint64() }() // runs on P 0: reseeds its generator
+	<-entered
+	seen := make(map[uint64]bool)
+	var b [24]byte
+	for n := range 3 * epochWords {
+		vs := []uint64{Uint64()}
+		Read(b[:])
+		vs = append(vs, binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:]))
+		checkDistinct(t, seen, [][]uint64{vs})
+		if reads.Load() != 1 || atomic.LoadUint32(&sh.busy) != 1 || sh.i != 0 || sh.n != 0 {
+			close(release)
+			<-done
+			t.Fatalf("draw %d on the P of a generator being reseeded: %d reads into its fresh words, busy %d, i %d, n %d; want 1, 1, 0, 0",
+				n, reads.Load(), sh.busy, sh.i, sh.n)
+		}
+	}
+	close(release)
+	checkDistinct(t, seen, [][]uint64{{<-done}})
+	if sh.busy != 0 || sh.refills != reseedEpochs {
+		t.Fatalf("after the reseed: busy %d, refills %d; want 0, %d", sh.busy, sh.refills, reseedEpochs)
+	}
+	if Uint64() == 0 || sh.i != 1 {
+		t.Fatalf("the reseeded generator was not used: i = %d", sh.i)
 	}
 }
