@@ -428,3 +428,34 @@ func TestReseedingGeneratorIsLeftAlone(t *testing.T) {
 		t.Fatalf("the reseeded generator was not used: i = %d", sh.i)
 	}
 }
+
+// checkAllShards checks every per-P generator: not left busy, and every word
+// of output outside the unused ones, w[i:n], zero. The caller's goroutine
+// must be the only one drawing.
+func checkAllShards(t *testing.T) {
+	t.Helper()
+	p := shards.Load()
+	if len(*p) == 0 {
+		t.Fatal("no per-P generators exist after package-level calls")
+	}
+	for i, sh := range *p {
+		if sh.busy != 0 {
+			t.Fatalf("generator %d is left marked busy", i)
+		}
+		for j, w := range sh.w[:keyAt] {
+			if (uint32(j) < sh.i || uint32(j) >= sh.n) && w != 0 {
+				t.Fatalf("generator %d: consumed word %d is %#x, not zero (i = %d, n = %d)", i, j, w, sh.i, sh.n)
+			}
+		}
+	}
+}
+
+// heldNothing reports whether g, noShard or noBuffer, holds no output, no key
+// and no count: nothing ever drew from it.
+func heldNothing(g *generator) bool {
+	return g.w == [len(generator{}.w)]uint64{} && g.i == 0 && g.n == 0 && g.fresh == [4]uint64{} &&
+		g.refills == 0 && g.busy == 0
+}
+
+func shardHeldNothing(sh *shard) bool  { return heldNothing(sh) }
+func bufferHeldNothing(m *bufMem) bool { return heldNothing(m) }

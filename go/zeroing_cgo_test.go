@@ -238,3 +238,9 @@ func TestReadShortAfterPublish(t *testing.T) {
 		}
 	}
 }
+
+// shardHeldNothing and bufferHeldNothing report whether noShard or noBuffer
+// holds no output and no count: nothing ever drew from it.
+func shardHeldNothing(sh *shard) bool { return sh.n == 0 && allZero(sh.buf[:]) }
+
+func bufferHeldNothing(m *bufMem) bool { return m.n == 0 && allZero(m.buf[:]) }
