@@ -25,7 +25,11 @@ const fakedAdviceRole = "RANDP_TEST_FAKED_ADVICE"
 //     tells;
 //   - aligned: the filter is there from the start and fakes only
 //     page-aligned calls, as the kernel accepts them; only the kernel's own
-//     account, the wf flag in /proc/self/smaps, tells.
+//     account, the wf flag in /proc/self/smaps, tells;
+//   - late-any: the filter comes after the first page and fakes every
+//     madvise at a page-aligned address, whatever the advice; the advice at
+//     an address that is not page-aligned still fails, as the kernel fails
+//     it, and only the check that an invalid advice fails tells.
 func TestFakedAdviceKeepsNoPage(t *testing.T) {
 	if role := os.Getenv(fakedAdviceRole); role != "" {
 		fakedAdviceChild(role)
@@ -36,7 +40,7 @@ func TestFakedAdviceKeepsNoPage(t *testing.T) {
 	} else {
 		releasePage(p)
 	}
-	for _, role := range []string{"late", "aligned"} {
+	for _, role := range []string{"late", "aligned", "late-any"} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestFakedAdviceKeepsNoPage$")
 		cmd.Env = append(os.Environ(), fakedAdviceRole+"="+role)
 		out, _ := cmd.CombinedOutput()
@@ -54,7 +58,7 @@ func TestFakedAdviceKeepsNoPage(t *testing.T) {
 // whether mapPage, called on the same thread, refused the page.
 func fakedAdviceChild(role string) {
 	runtime.LockOSThread() // the filter applies to this thread
-	if role == "late" {
+	if role == "late" || role == "late-any" {
 		p := mapPage()
 		if p == nil {
 			println("faked-advice: no page before the filter")
@@ -62,7 +66,7 @@ func fakedAdviceChild(role string) {
 		}
 		releasePage(p)
 	}
-	if err := fakeWipeOnFork(role == "aligned"); err != 0 {
+	if err := fakeAdvice(role != "late", role == "late-any"); err != 0 {
 		println("faked-advice: no seccomp filter:", err.Error())
 		os.Exit(1)
 	}
@@ -77,7 +81,11 @@ func fakedAdviceChild(role string) {
 // fakeWipeOnFork installs on the calling thread a seccomp filter under which
 // madvise(MADV_WIPEONFORK) returns 0 without running (only for page-aligned
 // addresses if alignedOnly), and every other call runs.
-func fakeWipeOnFork(alignedOnly bool) syscall.Errno {
+func fakeWipeOnFork(alignedOnly bool) syscall.Errno { return fakeAdvice(alignedOnly, false) }
+
+// fakeAdvice is fakeWipeOnFork, faking every advice, not MADV_WIPEONFORK
+// only, if anyAdvice.
+func fakeAdvice(alignedOnly, anyAdvice bool) syscall.Errno {
 	const (
 		ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06 // BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JSET|K, BPF_RET|K
 		retAllow, retErrno = 0x7fff0000, 0x00050000 // SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO (errno 0: success)
@@ -100,13 +108,17 @@ func fakeWipeOnFork(alignedOnly bool) syscall.Errno {
 	if alignedOnly {
 		alignJump = 1
 	}
+	adviceJump := uint8(3) // an advice other than MADV_WIPEONFORK skips to allow
+	if anyAdvice {
+		adviceJump = 0
+	}
 	prog := []sockFilter{
 		{ld, 0, 0, offArch},
 		{jeq, 0, 7, arch},
 		{ld, 0, 0, offNr},
 		{jeq, 0, 5, uint32(syscall.SYS_MADVISE)},
 		{ld, 0, 0, offArg2},
-		{jeq, 0, 3, madvWipeonfork},
+		{jeq, 0, adviceJump, madvWipeonfork},
 		{ld, 0, 0, offArg0},
 		{jset, alignJump, 0, 0xfff},
 		{ret, 0, 0, retErrno},

@@ -96,3 +96,27 @@ func TestPagesAreReleased(t *testing.T) {
 		t.Fatalf("%d pages of 100 unreachable Buffered sources are still mapped", n)
 	}
 }
+
+// TestPagesAreLockedWhereAllowed: a page is locked with mlock where
+// RLIMIT_MEMLOCK allows (the README's "Forks, dumps and swap"), so its
+// output never reaches swap. Whether the limit allows is asked of the kernel
+// first, with a page of the test's own; TestPagesAreWipedOnForkAndNotDumped
+// only checks that mapPage's record of the lock agrees with the kernel's,
+// which a mapPage that never locks also passes.
+func TestPagesAreLockedWhereAllowed(t *testing.T) {
+	b, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := syscall.Mlock(b) == nil
+	syscall.Munmap(b) // unlocks it
+	if !allowed {
+		t.Skip("RLIMIT_MEMLOCK leaves no room for a page: mapPage locks nothing here")
+	}
+	p := mapPage()
+	needPage(t, p != nil, "page")
+	defer releasePage(p)
+	if flags := vmFlagsOf(uintptr(p)); !flags["lo"] || unsafe.Slice((*byte)(p), pageSize)[pageSize-1] != 1 {
+		t.Fatalf("a page is not locked (flags %v) where the test could lock one", flags)
+	}
+}
