@@ -128,3 +128,46 @@ func TestOversubscribedShortReads(t *testing.T) {
 	wg.Wait()
 	checkDistinct(t, make(map[uint64]bool, goroutines*kept), vals)
 }
+
+// TestOversubscribedUint64 is TestOversubscribedShortReads for Uint64: four
+// goroutines per P, more Ps than cores, each calling Uint64 with a Read of 1
+// to 7 bytes between calls (which leaves the cgo path's buffers holding
+// fewer than 8 bytes, so that Uint64 refills them often). A goroutine that
+// refills a P's buffer or reseeds its generator unpinned is then preempted
+// often enough for the P's next goroutines to meet the buffer mid-refill:
+// with the cgo path's uint64Slow refilling without marking the shard busy,
+// or the pure-Go Uint64 unpinning before it moves i past the word it zeroed,
+// they take bytes already zeroed or handed out. No Uint64 may be zero
+// (probability 2^-64) and every value kept must be distinct.
+// TestOversubscribedShortReads makes one Uint64 call per 40 reads, and
+// passes with both changes.
+func TestOversubscribedUint64(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(8, 2*runtime.NumCPU())))
+	goroutines := 4 * runtime.GOMAXPROCS(0)
+	const kept = 20000 // values kept per goroutine for the distinctness check
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	vals := make([][]uint64, goroutines)
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := make([]uint64, 0, kept)
+			var b [8]byte
+			for i := 0; time.Now().Before(deadline); i++ {
+				v := Uint64()
+				if v == 0 {
+					t.Errorf("Uint64 returned zero after %d calls", i)
+					return
+				}
+				if len(got) < kept {
+					got = append(got, v)
+				}
+				Read(b[:1+i%7])
+			}
+			vals[g] = got
+		}()
+	}
+	wg.Wait()
+	checkDistinct(t, make(map[uint64]bool, goroutines*kept), vals)
+}
