@@ -85,3 +85,23 @@ func TestBigIntPanics(t *testing.T) {
 		}
 	}
 }
+
+// zeroReader reads as zeroes.
+type zeroReader struct{}
+
+func (zeroReader) Read(b []byte) (int, error) { clear(b); return len(b), nil }
+
+// TestBigIntReadsReaderVariable: BigInt is crypto/rand.Int reading the
+// package variable randp.Reader (its documentation), so a program that
+// assigns another reader to it gets numbers from that one: all-zero input
+// gives 0 every time.
+func TestBigIntReadsReaderVariable(t *testing.T) {
+	old := randp.Reader
+	randp.Reader = zeroReader{}
+	defer func() { randp.Reader = old }()
+	for range 10 {
+		if v := randp.BigInt(big.NewInt(1000)); v.Sign() != 0 {
+			t.Fatalf("BigInt(1000) = %v with randp.Reader reading zeroes; it does not read randp.Reader", v)
+		}
+	}
+}
