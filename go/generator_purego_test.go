@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -404,7 +405,13 @@ func TestReseedingGeneratorIsLeftAlone(t *testing.T) {
 	defer func() { osReader = old }()
 	done := make(chan uint64)
 	go func() { done <- Uint64() }() // runs on P 0: reseeds its generator
-	<-entered
+	select {
+	case <-entered:
+	case v := <-done:
+		t.Fatalf("Uint64 returned %#x without reading the generator's fresh words from osReader", v)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the generator's reseed did not read osReader in 10 s")
+	}
 	seen := make(map[uint64]bool)
 	var b [24]byte
 	for n := range 3 * epochWords {
