@@ -41,3 +41,25 @@ func TestReadZeroesEveryLength(t *testing.T) {
 		}
 	}
 }
+
+// TestNoShardAndNoBufferHoldNothing draws through every API and checks that
+// noShard and noBuffer, which stand for a page where none can be kept and
+// are ordinary Go memory shared by every P and every Buffered, hold nothing:
+// nothing may ever be buffered or generated in them (TestNoPageKeepsNoOutput
+// checks the same where no page is kept).
+func TestNoShardAndNoBufferHoldNothing(t *testing.T) {
+	s := Source()
+	b := make([]byte, readDirectMin+64)
+	for k := range b {
+		Uint64()
+		s.Uint64()
+		s.Int63()
+		Read(b[:k])
+	}
+	if !shardHeldNothing(&noShard) {
+		t.Fatal("noShard holds output or a count")
+	}
+	if !bufferHeldNothing(&noBuffer) {
+		t.Fatal("noBuffer holds output or a count")
+	}
+}
