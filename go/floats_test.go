@@ -84,3 +84,21 @@ func TestUint(t *testing.T) {
 		t.Fatalf("some bits of Uint never varied: or %#x and %#x", or, and)
 	}
 }
+
+// TestUint32AndUint64 checks that every bit of Uint32 and Uint64 varies, as
+// TestUint does for Uint: "32 (64) uniform, unpredictable bits".
+func TestUint32AndUint64(t *testing.T) {
+	var or32, and32 uint32 = 0, math.MaxUint32
+	var or64, and64 uint64 = 0, math.MaxUint64
+	for range 10000 {
+		v, w := randp.Uint32(), randp.Uint64()
+		or32, and32 = or32|v, and32&v
+		or64, and64 = or64|w, and64&w
+	}
+	if or32 != math.MaxUint32 || and32 != 0 {
+		t.Fatalf("some bits of Uint32 never varied: or %#x and %#x", or32, and32)
+	}
+	if or64 != math.MaxUint64 || and64 != 0 {
+		t.Fatalf("some bits of Uint64 never varied: or %#x and %#x", or64, and64)
+	}
+}
