@@ -149,8 +149,8 @@ const XFEATURE_XTILEDATA: libc::c_ulong = 18;
 /// lets this process use them (asked in a child, as the permission, once
 /// given, is the whole process's).
 fn amx_supported() -> bool {
-    // SAFETY: CPUID leaf 7 exists on every CPU with AES-NI.
-    let tile = unsafe { core::arch::x86_64::__cpuid_count(7, 0) }.edx >> 24 & 1 == 1;
+    // CPUID leaf 7 exists on every CPU with AES-NI.
+    let tile = core::arch::x86_64::__cpuid_count(7, 0).edx >> 24 & 1 == 1;
     tile && {
         // SAFETY: the child only makes one system call and leaves.
         let pid = unsafe { libc::fork() };
