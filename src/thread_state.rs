@@ -27,8 +27,10 @@
 //! dropped page zeroes the page but not the word, which may then count
 //! bytes of a zeroed buffer: a fast-path draw hands out nothing unless
 //! `live` is still 1 after it (as before), and every other call first
-//! zeroes a word that no refill since the last zeroing wrote
-//! (`Generator::forget_stale_counts`, checked right after `live` is set).
+//! zeroes a word that no refill since the last zeroing wrote, with the
+//! unread bytes it counts in the extension, which a dropped page leaves as
+//! they were (`Generator::forget_stale_counts`, checked right after `live`
+//! is set).
 
 use crate::generator::{CountsWord, DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
 use crate::os::{self, STATE_LEN, slot};
@@ -157,10 +159,11 @@ pub(crate) fn take<const N: usize>() -> Option<[u8; N]> {
     let state = enter(slot, p);
     let out = state.generator.take::<N>();
     if !leave(slot, p, state) {
-        // The page was zeroed while `take` ran. The counts word, outside
-        // the page, survived and may count bytes of the zeroed buffer:
-        // clearing it leaves the all-zero, unseeded state.
-        state.generator.discard_buffer();
+        // The page was zeroed while `take` ran, so what it took may be the
+        // parent's or zeroes. The counts word, outside the page, survived
+        // and may count bytes of the zeroed buffer: `filled` is 0, so the
+        // slow path forgets them before it hands anything out, and no fast
+        // path hands anything out while `live` is 0.
         return None;
     }
     out
@@ -184,8 +187,7 @@ pub(crate) unsafe fn take_bytes(dst: *mut u8, len: usize) -> bool {
     let done = unsafe { state.generator.take_bytes(dst, len) };
     if !leave(slot, p, state) {
         // As in `take`: what was moved may be the parent's (the slow path
-        // overwrites it), and the counts word may count the zeroed buffer.
-        state.generator.discard_buffer();
+        // overwrites it), and the slow path forgets the stale counts.
         return false;
     }
     done

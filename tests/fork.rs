@@ -92,10 +92,9 @@ fn a_childs_first_call_past_the_fast_path_gets_no_bytes_of_the_wiped_buffer() {
     // fast path and served by the slow path: its whole blocks are written
     // directly and its last `len % 16` bytes come from the buffer. In the
     // child, the first such fill must not believe the parent's counts: its
-    // tail would be the zeroed buffer's bytes (zeroes). Two stores forget
-    // them here, the fast path's as it leaves a page it finds wiped and the
-    // slow path's `forget_stale_counts`, so this test fails only with both
-    // gone; a wipe between the two paths, which only the second catches, is
+    // tail would be the zeroed buffer's bytes (zeroes). The fast path leaves
+    // them as they are; the slow path forgets them (`forget_stale_counts`),
+    // as the wiped page's `filled` reads 0. A wipe between the two paths is
     // tests/single_step's (its 2 KiB-and-8-byte fill).
     let mut all = Vec::new();
     for i in 0..200 {

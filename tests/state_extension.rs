@@ -18,6 +18,12 @@
 //!   finds its extension zeroed and its state unseeded, never outputs its
 //!   parent's bytes, and locks its extension again (a lock is not inherited)
 //!   before its buffer grows into it;
+//! - dropped: the kernel drops the state page (MADV_PAGEOUT on a droppable
+//!   page) while unread keystream lies in the extension, which is not
+//!   droppable and keeps it: the next draw, whose fast path finds the page
+//!   zeroed and declines, must zero those bytes before it refills, and the
+//!   extension stays zero until the thread attaches it again (skipped, and
+//!   said so, where the state page is not droppable: Linux < 6.11);
 //! - not-droppable: a seccomp filter makes mmap(MAP_DROPPABLE) fail as on
 //!   kernels before 6.11, where the state page is kept out of core dumps and
 //!   swap by advice alone: its flags must show wiped on fork (`wf`), left out
@@ -190,6 +196,58 @@ fn fork() {
     assert_unique(blocks(&out), "fork");
 }
 
+/// Drops the droppable state page at `p` (MADV_PAGEOUT: a droppable page is
+/// dropped, not written out, and reads back as zeroes) and returns whether
+/// it is gone (mincore). Reclaim can pass a page over while the kernel is
+/// still adding it to its lists: ask a few times.
+fn drop_state_page(p: usize) -> bool {
+    let mut resident = 1u8;
+    for _ in 0..20 {
+        // SAFETY: `p` is this thread's state page, mapped; advice and a
+        // residency query touch no memory of ours but `resident`.
+        let gone = unsafe {
+            libc::madvise(p as *mut libc::c_void, PAGE, libc::MADV_PAGEOUT);
+            libc::mincore(p as *mut libc::c_void, PAGE, &mut resident) == 0 && resident & 1 == 0
+        };
+        if gone {
+            return true;
+        }
+    }
+    false
+}
+
+fn dropped() {
+    // One CPU: a page faulted in on one CPU can wait in that CPU's batch of
+    // pages for the reclaim lists, where MADV_PAGEOUT made on another does
+    // not find it.
+    // SAFETY: sched_getcpu and sched_setaffinity with a valid set affect
+    // this process only.
+    unsafe {
+        let mut set: libc::cpu_set_t = core::mem::zeroed();
+        libc::CPU_SET(libc::sched_getcpu() as usize, &mut set);
+        assert_eq!(libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set), 0);
+    }
+    let _ = draw(2 * EXTENDED_BUFFER);
+    assert_eq!(randp::internals::thread_buffer_len(), Some(EXTENDED_BUFFER));
+    assert_eq!(randp::internals::state_mapping(), Some("droppable"));
+    // Leave unread keystream in the extension: empty the buffer to just
+    // past the extension's first 1,000 bytes.
+    let out = draw(STATE_BUFFER + 1000);
+    let unread = extension_bytes().iter().filter(|&&b| b != 0).count();
+    assert!(unread > 10_000, "{unread} unread bytes in the extension before the drop");
+    let p = state();
+    assert!(drop_state_page(p), "MADV_PAGEOUT left the droppable state page resident");
+    let v = randp::u64();
+    let ext = extension_bytes();
+    let left = ext.iter().filter(|&&b| b != 0).count();
+    assert_eq!(left, 0, "{left} bytes of the dropped state's unread keystream are left in the extension");
+    let mut all = out;
+    all.extend_from_slice(&v.to_le_bytes());
+    all.extend_from_slice(&draw(2 * EXTENDED_BUFFER));
+    assert_eq!(randp::internals::thread_buffer_len(), Some(EXTENDED_BUFFER), "the extension is attached again");
+    assert_unique(blocks(&all), "dropped");
+}
+
 /// The state page as mapped before Linux 6.11 (see the module docs).
 fn not_droppable() {
     let droppable = (libc::MAP_ANONYMOUS | libc::MAP_DROPPABLE) as u32;
@@ -230,6 +288,7 @@ fn child(role: &str) {
         "refused" => refused(false),
         "faked" => refused(true),
         "fork" => fork(),
+        "dropped" => dropped(),
         _ => unreachable!("{role}"),
     }
     write_all(1, b"ok");
@@ -245,15 +304,22 @@ fn main() {
         !randp::uses_userspace_generator(),
         "randp keeps no userspace state here (qemu-user ignores MADV_WIPEONFORK)",
     ) {
-        println!("state_extension: 0 passed, 0 failed, 5 skipped");
+        println!("state_extension: 0 passed, 0 failed, 6 skipped");
         return;
     }
     let mut roles = vec!["attached", "fork"];
+    if randp::internals::state_mapping() == Some("droppable") {
+        roles.push("dropped");
+    } else {
+        eprintln!(
+            "SKIPPED: state_extension: dropped: the state page is not droppable here (Linux < 6.11): no drop to test"
+        );
+    }
     if !skip_without_seccomp("state_extension: refused and faked locks") {
         roles.extend(["refused", "faked", "not-droppable"]);
     }
     for role in &roles {
         assert_child_ok(role);
     }
-    println!("state_extension: {} passed, 0 failed, {} skipped", roles.len(), 5 - roles.len());
+    println!("state_extension: {} passed, 0 failed, {} skipped", roles.len(), 6 - roles.len());
 }

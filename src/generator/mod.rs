@@ -231,15 +231,6 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         true
     }
 
-    /// Forgets the unread bytes, so that the next draw refills. For a state
-    /// the kernel zeroed under a running [`Self::take`]: its counts word
-    /// (outside the zeroed memory, or stored by `take` after the zeroing)
-    /// is the only part that can differ from a zeroed generator.
-    #[inline(always)]
-    pub(crate) fn discard_buffer(&self) {
-        self.counts.word().store(0, Relaxed);
-    }
-
     /// Fills the `len` bytes at `dst` with output, refilling or reseeding as
     /// needed.
     ///
@@ -305,17 +296,54 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         self.filled.store(1, Relaxed);
     }
 
-    /// Zeroes the counts word if no refill wrote the buffer since the
-    /// generator was last zeroed: a word kept outside the generator's memory
-    /// (`CountsWord`) may still count bytes of a buffer the kernel zeroed.
+    /// Zeroes the counts word, and the unread bytes it counts in an
+    /// extension, if no refill wrote the buffer since the generator was last
+    /// zeroed: a word kept outside the generator's memory (`CountsWord`) may
+    /// still count bytes of a buffer the kernel zeroed.
     /// The owner calls it once it has marked the generator live and before
     /// the generator hands out anything but from its fast path (whose
     /// caller checks `live` after it): a zeroing before the mark leaves
     /// `filled` at 0 here, and one after it leaves `live` at 0.
     #[inline(always)]
     pub(crate) fn forget_stale_counts(&self) {
-        if self.filled.load(Relaxed) == 0 {
-            self.counts.word().store(0, Relaxed);
+        if self.filled.load(Relaxed) == 0 && self.counts.word().load(Relaxed) != 0 {
+            self.forget_counts();
+        }
+    }
+
+    /// Zeroes the counts word and the unread bytes it counts in an attached
+    /// extension (see [`Self::zero_unread_extension`]).
+    #[cold]
+    #[inline(never)]
+    fn forget_counts(&self) {
+        self.zero_unread_extension();
+        self.counts.word().store(0, Relaxed);
+    }
+
+    /// Zeroes the unread bytes that the counts word places beyond the
+    /// buffer, in an extension. The kernel zeroes the generator's memory (a
+    /// fork, a dropped page) but not an extension, a mapping of its own,
+    /// after a drop: its unread keystream, never handed out, would stay in
+    /// memory until a refill wrote over it. Bytes already zero are left
+    /// alone, so that a forked child, whose extension the kernel wiped,
+    /// dirties none of its pages.
+    fn zero_unread_extension(&self) {
+        let w = self.counts.word().load(Relaxed);
+        let next = (w >> 32) as usize;
+        let end = next + w as u32 as usize;
+        let start = next.max(Self::LEN);
+        if end <= start {
+            return;
+        }
+        // SAFETY: the counts word is only ever stored as `counts(0, len)`
+        // after a refill wrote `len` bytes (the buffer, and an extension
+        // attached before it), advanced by at most its unread count, or
+        // zeroed: so `start..end` lies in an extension attached since the
+        // generator was created, which stays mapped, writable and this
+        // generator's alone for as long as it lives (`attach_extension`).
+        let unread = unsafe { core::slice::from_raw_parts_mut(self.buf().add(start), end - start) };
+        if unread.iter().any(|&b| b != 0) {
+            zeroize::Zeroize::zeroize(unread);
         }
     }
 
@@ -407,6 +435,9 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     pub(crate) fn wipe(&self) {
         let extension = self.extension_len();
         self.live.store(0, Relaxed);
+        // After a drop the generator's record of its extension reads zero,
+        // but the counts word, kept outside it, still places the unread bytes.
+        self.zero_unread_extension();
         self.counts.word().store(0, Relaxed);
         self.filled.store(0, Relaxed);
         self.extension.store(0, Relaxed);
