@@ -134,12 +134,18 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
         attach_extension(state);
     }
     let result = f(&state.generator);
-    if !leave(slot, p, state) {
-        // What `f` produced may be the parent's, and the state is half wiped.
+    compiler_fence(SeqCst);
+    let live = state.generator.is_live();
+    if !live {
+        // What `f` produced may be the parent's, and the state is half
+        // wiped: its words may say that a refill wrote a buffer the kernel
+        // zeroed. The mark stays on until the state is wiped, so that a
+        // signal handler that interrupts the wipe reads the OS instead.
         forked_during_call(&state.generator);
-        return None;
     }
-    Some(result)
+    compiler_fence(SeqCst);
+    slot.store(p, Relaxed);
+    live.then_some(result)
 }
 
 /// The fast path of a draw of `N` bytes: takes them from this thread's
@@ -206,9 +212,11 @@ fn enter(slot: &AtomicUsize, p: usize) -> &'static ThreadState {
     unsafe { &*(p as *const ThreadState) }
 }
 
-/// Ends a call begun by [`enter`]. Returns false if the kernel zeroed the
-/// page during the call (a signal handler forked and this is the child, or
-/// the page was dropped): the generator is then no longer live.
+/// Ends a fast path's call begun by [`enter`]. Returns false if the kernel
+/// zeroed the page during the call (a signal handler forked and this is the
+/// child, or the page was dropped): the generator is then no longer live.
+/// (`with_generator` ends its calls itself: it wipes such a state before it
+/// clears the mark.)
 #[inline(always)]
 fn leave(slot: &AtomicUsize, p: usize, state: &ThreadState) -> bool {
     compiler_fence(SeqCst);

@@ -212,6 +212,7 @@ fn drop_state_page(p: usize) -> bool {
         if gone {
             return true;
         }
+        std::thread::yield_now();
     }
     false
 }
@@ -230,14 +231,16 @@ fn dropped() {
     let _ = draw(2 * EXTENDED_BUFFER);
     assert_eq!(randp::internals::thread_buffer_len(), Some(EXTENDED_BUFFER));
     assert_eq!(randp::internals::state_mapping(), Some("droppable"));
-    // Leave unread keystream in the extension: empty the buffer to just
-    // past the extension's first 1,000 bytes.
+    // Leave the whole extension unread: 31,616 bytes drawn end 12,288 bytes
+    // into the second extended buffer; 4,520 more take its last 3,520 and
+    // the next buffer's first 1,000, on the state page.
     let out = draw(STATE_BUFFER + 1000);
     let unread = extension_bytes().iter().filter(|&&b| b != 0).count();
     assert!(unread > 10_000, "{unread} unread bytes in the extension before the drop");
     let p = state();
     assert!(drop_state_page(p), "MADV_PAGEOUT left the droppable state page resident");
     let v = randp::u64();
+    assert_ne!(v, 0, "the first draw after the drop");
     let ext = extension_bytes();
     let left = ext.iter().filter(|&&b| b != 0).count();
     assert_eq!(left, 0, "{left} bytes of the dropped state's unread keystream are left in the extension");

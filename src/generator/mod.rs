@@ -311,36 +311,36 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         }
     }
 
-    /// Zeroes the counts word and the unread bytes it counts in an attached
+    /// Zeroes the counts word and the unread bytes it counted in an attached
     /// extension (see [`Self::zero_unread_extension`]).
     #[cold]
     #[inline(never)]
     fn forget_counts(&self) {
-        self.zero_unread_extension();
-        self.counts.word().store(0, Relaxed);
+        let w = self.counts.word().swap(0, Relaxed);
+        self.zero_unread_extension(w);
     }
 
-    /// Zeroes the unread bytes that the counts word places beyond the
+    /// Zeroes the unread bytes that the counts word `w` places beyond the
     /// buffer, in an extension. The kernel zeroes the generator's memory (a
     /// fork, a dropped page) but not an extension, a mapping of its own,
     /// after a drop: its unread keystream, never handed out, would stay in
-    /// memory until a refill wrote over it. Bytes already zero are left
-    /// alone, so that a forked child, whose extension the kernel wiped,
-    /// dirties none of its pages.
-    fn zero_unread_extension(&self) {
-        let w = self.counts.word().load(Relaxed);
+    /// memory until a refill wrote over it. Bytes already zero are not
+    /// written, so that this dirties no page of a forked child's extension,
+    /// which the kernel wiped.
+    fn zero_unread_extension(&self, w: u64) {
         let next = (w >> 32) as usize;
         let end = next + w as u32 as usize;
         let start = next.max(Self::LEN);
         if end <= start {
             return;
         }
-        // SAFETY: the counts word is only ever stored as `counts(0, len)`
-        // after a refill wrote `len` bytes (the buffer, and an extension
-        // attached before it), advanced by at most its unread count, or
-        // zeroed: so `start..end` lies in an extension attached since the
-        // generator was created, which stays mapped, writable and this
-        // generator's alone for as long as it lives (`attach_extension`).
+        // SAFETY: `w` was this generator's counts word, which is only ever
+        // stored as `counts(0, len)` after a refill wrote `len` bytes (the
+        // buffer, and an extension attached before it), advanced by at most
+        // its unread count, or zeroed: so `start..end` lies in an extension
+        // attached since the generator was created, which stays mapped,
+        // writable and this generator's alone for as long as it lives
+        // (`attach_extension`).
         let unread = unsafe { core::slice::from_raw_parts_mut(self.buf().add(start), end - start) };
         if unread.iter().any(|&b| b != 0) {
             zeroize::Zeroize::zeroize(unread);
@@ -435,13 +435,13 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     pub(crate) fn wipe(&self) {
         let extension = self.extension_len();
         self.live.store(0, Relaxed);
-        // After a drop the generator's record of its extension reads zero,
-        // but the counts word, kept outside it, still places the unread bytes.
-        self.zero_unread_extension();
-        self.counts.word().store(0, Relaxed);
+        let w = self.counts.word().swap(0, Relaxed);
         self.filled.store(0, Relaxed);
         self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
+        // After a drop the generator's record of its extension reads zero,
+        // but the counts word, kept outside it, still placed the unread bytes.
+        self.zero_unread_extension(w);
         // SAFETY: the fields are this generator's own plain bytes, and no
         // reference into them is live (only raw pointers are ever made).
         unsafe {

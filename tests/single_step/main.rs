@@ -12,7 +12,14 @@
 //! draws from a SIGUSR2 handler at the call's last step before its result is
 //! final (the first step at which a fork hands the child the parent's
 //! result ends the call's use of the state): a call running over a wiped
-//! page must not let a handler use what it writes there. Afterwards, in the
+//! page must not let a handler use what it writes there. A fourth family
+//! drops the page right after the path's last keystream kernel call
+//! returned (the refill's words are then stored over the dropped page,
+//! which reads as filled) and draws from a SIGUSR2 handler at each of the
+//! next steps of that run and at steps spread to the call's return: while
+//! the call throws the dropped state away (its wipe zeroes some 16 KiB),
+//! a handler must read the OS, not use the half-wiped state (it did, and
+//! output zero words, before the wipe kept the mark on). Afterwards, in the
 //! parent and in the child, nothing a handler drew, the interrupted call
 //! returned, or later draws returned appears twice or is zero, none of it
 //! is CTR output of a wiped state (AES-256 under the all-zero key, or with
@@ -111,6 +118,8 @@ fn zero_key_words() -> Vec<u64> {
 struct Trace {
     steps: Vec<(u64, u64, usize)>,
     kernel_calls: usize,
+    /// The step right after the last keystream kernel call returned.
+    after_kernel: Option<usize>,
 }
 
 impl Trace {
@@ -121,8 +130,21 @@ impl Trace {
 
 fn trace(path: Path) -> Trace {
     let t = Tracee::start(ROLE, path, Action::Drop);
-    let (mut steps, mut kernel_calls, mut seen) = (Vec::new(), 0, std::collections::HashMap::new());
-    loop {
+    let (steps, kernel_calls, after_kernel) = record(&t, usize::MAX);
+    let (words, status) = t.release(0);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
+    assert!(words.contains(&REPORT));
+    Trace { steps, kernel_calls, after_kernel }
+}
+
+/// Single-steps `t` from where it stands to the call's return, or for
+/// `max` steps: each step's instruction, stack pointer (from the call's)
+/// and how many times before that pair was reached from the start; how many
+/// keystream kernel calls were stepped over, and the step after the last.
+fn record(t: &Tracee, max: usize) -> (Vec<(u64, u64, usize)>, usize, Option<usize>) {
+    let (mut steps, mut kernel_calls, mut after_kernel, mut seen) =
+        (Vec::new(), 0, None, std::collections::HashMap::new());
+    while steps.len() < max {
         let regs = t.regs();
         let at = (regs.rip, t.entry_rsp().wrapping_sub(regs.rsp));
         let n = seen.entry(at).or_insert(0);
@@ -130,14 +152,74 @@ fn trace(path: Path) -> Trace {
         *n += 1;
         match t.step() {
             Step::Returned => break,
-            Step::Kernel => kernel_calls += 1,
+            Step::Kernel => {
+                kernel_calls += 1;
+                after_kernel = Some(steps.len());
+            }
             Step::Instruction => {}
         }
     }
-    let (words, status) = t.release(0);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
-    assert!(words.contains(&REPORT));
-    Trace { steps, kernel_calls }
+    (steps, kernel_calls, after_kernel)
+}
+
+/// The steps after a late drop (`after_drop`) at which a draw is made at
+/// every step: enough to reach past the call's look at `live` and into its
+/// wipe of the dropped state; after them, [`AFTER_DROP_SPREAD`] more,
+/// spread evenly to the call's return (the wipe zeroes some 16 KiB).
+const AFTER_DROP_STEPS: usize = if cfg!(debug_assertions) { 1500 } else { 600 };
+const AFTER_DROP_SPREAD: usize = 32;
+
+/// A fourth family: the state page dropped right after the path's last
+/// keystream kernel call returned (its refill's words are then stored over
+/// the dropped page, which reads as filled: a handler that used it before
+/// the call has wiped it would hand out the zeroed buffer), and a draw from
+/// SIGUSR2 at each of the next steps of that run, and at steps spread over
+/// the rest of the call, through its throwing away of the state. Returns
+/// each case's step (counted from the drop) and outcome, and how many steps
+/// the call took after the drop.
+fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize) {
+    let Some(k) = tr.after_kernel else { return (Vec::new(), 0) };
+    let start = |t: &Tracee| {
+        let (rip, depth, nth) = tr.steps[k];
+        t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
+        t.signal_here();
+    };
+    let t = Tracee::start(ROLE, path, Action::DropEarly);
+    start(&t);
+    let (rest, _, _) = record(&t, usize::MAX);
+    let _ = t.release(0);
+    let spread = rest.len().saturating_sub(AFTER_DROP_STEPS).div_ceil(AFTER_DROP_SPREAD).max(1);
+    let at: Vec<usize> =
+        (0..rest.len().min(AFTER_DROP_STEPS)).chain((AFTER_DROP_STEPS..rest.len()).step_by(spread)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    while let Some(&j) = at.get(next.fetch_add(1, Relaxed)) {
+                        let (rip, depth, nth) = rest[j];
+                        let t = Tracee::start(ROLE, path, Action::DropEarly);
+                        start(&t);
+                        t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
+                        t.probe();
+                        let (words, status) = t.release(0);
+                        let r = if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
+                            Err(format!("the tracee ended with {}", describe(status)))
+                        } else {
+                            parse(&words)
+                                .ok_or_else(|| "unreadable reports".to_string())
+                                .and_then(|reports| check(path, Action::DropEarly, &reports, zero, 1))
+                        };
+                        out.push((j, r));
+                    }
+                    out
+                })
+            })
+            .collect();
+        let outcomes = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
+        (outcomes, rest.len())
+    })
 }
 
 /// Runs one case: SIGUSR1 at step `k` of the trace, and for an early drop
@@ -289,6 +371,9 @@ fn ranges(v: &[usize]) -> String {
 
 type Outcome = (Action, usize, Result<bool, String>);
 
+/// A case's step and outcome, where the action is implied.
+type StepOutcome = (usize, Result<bool, String>);
+
 /// Runs `cases` (SIGUSR1's action and step) on `WORKERS` threads.
 fn run_cases(tr: &Trace, path: Path, cases: &[(Action, usize)], probe_at: usize, zero: &[u64]) -> Vec<Outcome> {
     let next = AtomicUsize::new(0);
@@ -363,6 +448,25 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         if droppable { (0..probe_at).map(|k| (Action::DropEarly, k)).collect() } else { Vec::new() };
     outcomes.extend(run_cases(&tr, path, &early, probe_at, zero));
     failures.extend(failures_of(path, &outcomes));
+    let (late_drop, after) = if droppable { after_drop(&tr, path, zero) } else { (Vec::new(), 0) };
+    let mut late_failed: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for (j, r) in &late_drop {
+        if let Err(e) = r {
+            late_failed.entry(e).or_default().push(*j);
+        }
+    }
+    for js in late_failed.values_mut() {
+        js.sort_unstable();
+    }
+    for (e, js) in &late_failed {
+        failures.push(format!(
+            "{} drop after the last kernel call: {e}: {} cases, with the draw at steps {} after the drop",
+            path.name(),
+            js.len(),
+            ranges(js)
+        ));
+    }
+    let late_bad = late_failed.values().map(Vec::len).sum::<usize>();
     let failed = outcomes.iter().filter(|o| o.2.is_err()).count() + usize::from(scattered);
     println!(
         "single step: {}: {} steps ({} distinct instructions, {} keystream kernel calls stepped over); \
@@ -383,7 +487,17 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         start.elapsed().as_secs_f64(),
         ranges(&late),
     );
-    (outcomes.len() - failed, failed, failures)
+    if !late_drop.is_empty() {
+        println!(
+            "single step: {}: a page drop right after the last keystream kernel call, then a draw at {} of the \
+             {after} steps the call takes after it (every one of the first {}, through its look at the dropped \
+             state, then spread to its return): {late_bad} failed",
+            path.name(),
+            late_drop.len(),
+            AFTER_DROP_STEPS.min(after),
+        );
+    }
+    (outcomes.len() + late_drop.len() - failed - late_bad, failed + late_bad, failures)
 }
 
 fn main() {

@@ -7,9 +7,10 @@
 //! swap or a hibernation image, and under memory pressure may drop it
 //! instead, after which it reads back as zeroes. Droppable memory is also
 //! wiped on fork and left out of core dumps. Zero is the unseeded state, and
-//! every count and key of a state is on its one page, so a dropped page is
-//! simply reseeded (a call it interrupts is thrown away, exactly as after a
-//! fork). On older kernels the page is mapped with MADV_WIPEONFORK and
+//! every key of a state is on its one page, so a dropped page is simply
+//! reseeded (a call it interrupts is thrown away, exactly as after a fork);
+//! the buffer's counts, in a thread-local word, are forgotten once the page
+//! reads as never filled. On older kernels the page is mapped with MADV_WIPEONFORK and
 //! MADV_DONTDUMP and locked in memory with mlock where the limit allows
 //! (best effort).
 //!
@@ -21,9 +22,10 @@
 //! the state page. A lock is not inherited by a forked child, whose state
 //! page is zeroed and so asks for the lock again before its buffer grows.
 //! What the extension holds is keystream not yet handed out (handed-out
-//! bytes are zeroed), never a key, and only the state page's counts make
-//! it output: where the state page is gone (dropped, or left out of a
-//! hibernation image), its bytes are never handed out.
+//! bytes are zeroed), never a key, and its bytes are handed out only while
+//! the state page says a refill wrote them: where the state page is gone
+//! (dropped, or left out of a hibernation image), they are never handed
+//! out, and the thread's next call zeroes them.
 //!
 //! Whether the kernel honours MADV_WIPEONFORK is checked, not assumed: the
 //! advice must succeed on every mapping; on every mapping an invalid advice
