@@ -191,35 +191,16 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize)
     let spread = rest.len().saturating_sub(AFTER_DROP_STEPS).div_ceil(AFTER_DROP_SPREAD).max(1);
     let at: Vec<usize> =
         (0..rest.len().min(AFTER_DROP_STEPS)).chain((AFTER_DROP_STEPS..rest.len()).step_by(spread)).collect();
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..WORKERS)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    while let Some(&j) = at.get(next.fetch_add(1, Relaxed)) {
-                        let (rip, depth, nth) = rest[j];
-                        let t = Tracee::start(ROLE, path, Action::DropEarly);
-                        start(&t);
-                        t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
-                        t.probe();
-                        let (words, status) = t.release(0);
-                        let r = if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-                            Err(format!("the tracee ended with {}", describe(status)))
-                        } else {
-                            parse(&words)
-                                .ok_or_else(|| "unreadable reports".to_string())
-                                .and_then(|reports| check(path, Action::DropEarly, &reports, zero, 1))
-                        };
-                        out.push((j, r));
-                    }
-                    out
-                })
-            })
-            .collect();
-        let outcomes = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
-        (outcomes, rest.len())
-    })
+    let outcomes = on_workers(&at, |&j| {
+        let (rip, depth, nth) = rest[j];
+        let t = Tracee::start(ROLE, path, Action::DropEarly);
+        start(&t);
+        t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
+        t.probe();
+        let (words, status) = t.release(0);
+        (j, judge(path, Action::DropEarly, &words, status, zero, 1))
+    });
+    (outcomes, rest.len())
 }
 
 /// Runs one case: SIGUSR1 at step `k` of the trace, and for an early drop
@@ -249,10 +230,16 @@ fn case(tr: &Trace, path: Path, action: Action, k: usize, probe_at: usize, zero:
             (words, status, 1)
         }
     };
+    judge(path, action, &words, status, zero, probes)
+}
+
+/// A finished tracee's outcome, from what it wrote and its wait status (see
+/// [`check`]).
+fn judge(path: Path, action: Action, words: &[u64], status: i32, zero: &[u64], probes: usize) -> Result<bool, String> {
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
         return Err(format!("the tracee ended with {}", describe(status)));
     }
-    let reports = parse(&words).ok_or("unreadable reports")?;
+    let reports = parse(words).ok_or("unreadable reports")?;
     check(path, action, &reports, zero, probes)
 }
 
@@ -376,14 +363,20 @@ type StepOutcome = (usize, Result<bool, String>);
 
 /// Runs `cases` (SIGUSR1's action and step) on `WORKERS` threads.
 fn run_cases(tr: &Trace, path: Path, cases: &[(Action, usize)], probe_at: usize, zero: &[u64]) -> Vec<Outcome> {
+    on_workers(cases, |&(a, k)| (a, k, case(tr, path, a, k, probe_at, zero)))
+}
+
+/// Runs `f` on every item on `WORKERS` threads, which take the items in
+/// turn; the results come in no set order.
+fn on_workers<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..WORKERS)
             .map(|_| {
                 s.spawn(|| {
                     let mut out = Vec::new();
-                    while let Some(&(a, k)) = cases.get(next.fetch_add(1, Relaxed)) {
-                        out.push((a, k, case(tr, path, a, k, probe_at, zero)));
+                    while let Some(item) = items.get(next.fetch_add(1, Relaxed)) {
+                        out.push(f(item));
                     }
                     out
                 })
