@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unsafe"
 )
 
 // entropyRole tells a re-run test binary which draw to make with getrandom(2)
@@ -79,42 +78,17 @@ func entropyChild(role string) {
 // failGetrandom installs on the calling thread a seccomp filter under which
 // getrandom(2) fails with EPERM, and every other call runs.
 func failGetrandom() syscall.Errno {
-	const (
-		ld, jeq, ret       = 0x20, 0x15, 0x06
-		retAllow, retErrno = 0x7fff0000, 0x00050000
-		offNr, offArch     = 0, 4
-		prSetNoNewPrivs    = 38
-		prSetSeccomp       = 22
-		seccompModeFilter  = 2
-		eperm              = 1
-	)
-	arch, nr := uint32(0xc000003e), uint32(318) // AUDIT_ARCH_X86_64, SYS_getrandom
+	const eperm = 1
+	nr := uint32(318) // SYS_getrandom
 	if runtime.GOARCH == "arm64" {
-		arch, nr = 0xc00000b7, 278
+		nr = 278
 	}
-	type sockFilter struct {
-		code   uint16
-		jt, jf uint8
-		k      uint32
-	}
-	prog := []sockFilter{
-		{ld, 0, 0, offArch},
-		{jeq, 0, 3, arch},
-		{ld, 0, 0, offNr},
-		{jeq, 0, 1, nr},
-		{ret, 0, 0, retErrno | eperm},
-		{ret, 0, 0, retAllow},
-	}
-	fprog := struct {
-		len    uint16
-		filter *sockFilter
-	}{uint16(len(prog)), &prog[0]}
-	if _, _, err := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); err != 0 {
-		return err
-	}
-	// SAFETY: fprog points at prog, a well-formed filter that outlives the
-	// call, which copies it.
-	_, _, err := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSeccomp, seccompModeFilter, uintptr(unsafe.Pointer(&fprog)))
-	runtime.KeepAlive(prog)
-	return err
+	return installFilter([]sockFilter{
+		{bpfLd, 0, 0, seccompArch},
+		{bpfJeq, 0, 3, auditArch()},
+		{bpfLd, 0, 0, seccompNr},
+		{bpfJeq, 0, 1, nr},
+		{bpfRet, 0, 0, seccompErrno | eperm},
+		{bpfRet, 0, 0, seccompAllow},
+	})
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unsafe"
 )
 
 // fakedAdviceRole tells a re-run test binary which faked-advice case to be.
@@ -86,24 +85,6 @@ func fakeWipeOnFork(alignedOnly bool) syscall.Errno { return fakeAdvice(alignedO
 // fakeAdvice is fakeWipeOnFork, faking every advice, not MADV_WIPEONFORK
 // only, if anyAdvice.
 func fakeAdvice(alignedOnly, anyAdvice bool) syscall.Errno {
-	const (
-		ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06 // BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_JMP|JSET|K, BPF_RET|K
-		retAllow, retErrno = 0x7fff0000, 0x00050000 // SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO (errno 0: success)
-		offNr, offArch     = 0, 4                   // struct seccomp_data
-		offArg0, offArg2   = 16, 32                 // low 32 bits, little-endian
-		prSetNoNewPrivs    = 38
-		prSetSeccomp       = 22
-		seccompModeFilter  = 2
-	)
-	arch := uint32(0xc000003e) // AUDIT_ARCH_X86_64
-	if runtime.GOARCH == "arm64" {
-		arch = 0xc00000b7 // AUDIT_ARCH_AARCH64
-	}
-	type sockFilter struct {
-		code   uint16
-		jt, jf uint8
-		k      uint32
-	}
 	alignJump := uint8(0) // with alignedOnly, a misaligned address skips to allow
 	if alignedOnly {
 		alignJump = 1
@@ -112,28 +93,16 @@ func fakeAdvice(alignedOnly, anyAdvice bool) syscall.Errno {
 	if anyAdvice {
 		adviceJump = 0
 	}
-	prog := []sockFilter{
-		{ld, 0, 0, offArch},
-		{jeq, 0, 7, arch},
-		{ld, 0, 0, offNr},
-		{jeq, 0, 5, uint32(syscall.SYS_MADVISE)},
-		{ld, 0, 0, offArg2},
-		{jeq, 0, adviceJump, madvWipeonfork},
-		{ld, 0, 0, offArg0},
-		{jset, alignJump, 0, 0xfff},
-		{ret, 0, 0, retErrno},
-		{ret, 0, 0, retAllow},
-	}
-	fprog := struct {
-		len    uint16
-		filter *sockFilter
-	}{uint16(len(prog)), &prog[0]}
-	if _, _, err := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); err != 0 {
-		return err
-	}
-	// SAFETY: fprog points at prog, a well-formed filter that outlives the
-	// call, which copies it.
-	_, _, err := syscall.RawSyscall(syscall.SYS_PRCTL, prSetSeccomp, seccompModeFilter, uintptr(unsafe.Pointer(&fprog)))
-	runtime.KeepAlive(prog)
-	return err
+	return installFilter([]sockFilter{
+		{bpfLd, 0, 0, seccompArch},
+		{bpfJeq, 0, 7, auditArch()},
+		{bpfLd, 0, 0, seccompNr},
+		{bpfJeq, 0, 5, uint32(syscall.SYS_MADVISE)},
+		{bpfLd, 0, 0, seccompArg2},
+		{bpfJeq, 0, adviceJump, madvWipeonfork},
+		{bpfLd, 0, 0, seccompArg0},
+		{bpfJset, alignJump, 0, 0xfff},
+		{bpfRet, 0, 0, seccompErrno}, // errno 0: success
+		{bpfRet, 0, 0, seccompAllow},
+	})
 }
