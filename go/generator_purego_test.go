@@ -153,20 +153,7 @@ func TestSharedGeneratorsZeroConsumed(t *testing.T) {
 		Uint64()
 		Read(b[:i%len(b)])
 	}
-	p := shards.Load()
-	if len(*p) == 0 {
-		t.Fatal("no per-P generators exist after package-level calls")
-	}
-	for i, sh := range *p {
-		if sh.busy != 0 {
-			t.Fatalf("generator %d is left marked busy", i)
-		}
-		for j, w := range sh.w[:keyAt] {
-			if (uint32(j) < sh.i || uint32(j) >= sh.n) && w != 0 {
-				t.Fatalf("generator %d: consumed word %d is %#x, not zero", i, j, w)
-			}
-		}
-	}
+	checkAllShards(t)
 }
 
 // TestSharedGeneratorsReseedUnderLoad makes every per-P generator due for a
