@@ -10,9 +10,9 @@
 //! every key of a state is on its one page, so a dropped page is simply
 //! reseeded (a call it interrupts is thrown away, exactly as after a fork);
 //! the buffer's counts, in a thread-local word, are forgotten once the page
-//! reads as never filled. On older kernels the page is mapped with MADV_WIPEONFORK and
-//! MADV_DONTDUMP and locked in memory with mlock where the limit allows
-//! (best effort).
+//! reads as never filled. On older kernels the page is mapped with
+//! MADV_WIPEONFORK and MADV_DONTDUMP and locked in memory with mlock where
+//! the limit allows (best effort).
 //!
 //! The extension (three pages) is never droppable: a page of keystream that
 //! dropped alone would read back as zeroes under a live count. It is an
