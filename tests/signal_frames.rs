@@ -35,6 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 
 mod support;
+use support::field;
 use support::scan::{Secrets, at_depth, chain, mask_signal};
 
 const ROLE: &str = "RANDP_SIGNAL_FRAMES_CHILD";
@@ -70,16 +71,6 @@ fn run_child(backend: Backend, altstack: bool, protected: bool, rseq: bool, amx:
     let line = stdout[at..].lines().next().unwrap();
     eprintln!("{line}");
     line.to_owned()
-}
-
-/// The number after `name` in a summary line.
-fn field(line: &str, name: &str) -> usize {
-    let mut words = line.split_whitespace();
-    words
-        .find(|w| *w == name)
-        .and_then(|_| words.next())
-        .and_then(|w| w.parse().ok())
-        .unwrap_or_else(|| panic!("{line}"))
 }
 
 #[test]

@@ -150,6 +150,17 @@ pub fn skip_without_seccomp(what: &str) -> bool {
     }
 }
 
+/// The number after the word `name` in a child's summary line
+/// (`... name 12 ...`); panics, quoting the line, if there is none.
+pub fn field(line: &str, name: &str) -> usize {
+    let mut words = line.split_whitespace();
+    words
+        .find(|w| *w == name)
+        .and_then(|_| words.next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
+}
+
 /// The signal that ended `out`'s process, if one did.
 #[cfg(target_os = "linux")]
 pub fn signal(out: &Output) -> Option<i32> {
