@@ -35,11 +35,12 @@ test-rust: build
 
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
-# state under a running call) and the key-erasure scan run there too. The
+# state under a running call), the key-erasure scan and the fills into
+# memory whose writes fault (a debug build's frames are larger) run there too. The
 # single-step test covers every instruction of the refill, first-draw and
 # attach paths there (some 7,500 in debug against 600 in release); the
 # reseed path, a 1 MiB fill whose every word is checked in each of its
 # cases, only in release (test-rust).
 test-rust-debug:
 	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach,handout,tail \
-	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test single_step
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test faulting_destination --test single_step

@@ -4,6 +4,7 @@
 use crate::bounded;
 use crate::entropy;
 use crate::keystream;
+use crate::prefault;
 use crate::thread_state::{self, with_generator};
 
 /// Fills `dst` with unpredictable bytes.
@@ -50,6 +51,8 @@ fn fill_longer(dst: &mut [u8]) {
 fn fill_slow(dst: &mut [u8]) {
     // SAFETY: `dst` is a valid, writable slice, outside the generator.
     if with_generator(|g| unsafe { g.fill(dst.as_mut_ptr(), dst.len()) }).is_none() {
+        // SAFETY: `dst` is a valid, writable slice, overwritten next.
+        unsafe { prefault::touch_pages(dst.as_mut_ptr(), dst.len()) };
         entropy::os_fill(dst);
     }
 }

@@ -96,6 +96,7 @@ mod entropy;
 mod generator;
 mod keystream;
 mod os;
+mod prefault;
 mod rng;
 mod thread_state;
 

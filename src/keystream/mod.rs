@@ -347,7 +347,7 @@ pub(crate) unsafe fn rotate_with(b: Backend, ks: *mut Schedule, out: *mut u8, nb
             Backend::AesNi => signal_frames::rotate(x86_aesni::keystream, ks, out, nblocks),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => signal_frames::portable(|| {
+            Backend::Portable => signal_frames::portable(out, nblocks * BLOCK_LEN, || {
                 portable::rotate(ks, out, nblocks);
                 zero_vector_registers();
             }),
@@ -367,7 +367,7 @@ pub(crate) unsafe fn mix_with(b: Backend, ks: *mut Schedule, seed: *const [u8; 3
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => signal_frames::mix(ks, seed),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => signal_frames::portable(|| {
+            Backend::Portable => signal_frames::portable(core::ptr::null_mut(), 0, || {
                 portable::mix(ks, seed);
                 zero_vector_registers();
             }),

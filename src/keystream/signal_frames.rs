@@ -19,13 +19,18 @@
 //! not in use; then it runs the kernel again from where it stopped. This
 //! costs nothing when no signal comes. Elsewhere (no rseq: musl, older glibc,
 //! `glibc.pthread.rseq=0`, a thread glibc did not create; and the portable
-//! backend, whose `aes` crate code is not a sequence of ours) asynchronous
-//! signals are blocked around the call: two system calls per key.
+//! backend, whose `aes` crate code is not a sequence of ours) signals are
+//! blocked around the call: two system calls per key. A blocked SIGSEGV or
+//! SIGBUS cannot reach the program's handler (the kernel kills the process
+//! instead), so a call that writes a caller's memory first writes each of
+//! its pages, with signals as the program set them (`crate::prefault`).
 
 #[cfg(any(feature = "internals", target_arch = "x86_64"))]
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Runs `f` with every signal that can be blocked blocked on this thread.
+/// A fault in `f` then ends the process: the memory `f` writes for a caller
+/// must have been written first (`crate::prefault`).
 #[cfg(target_os = "linux")]
 #[inline(never)]
 pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
@@ -98,9 +103,19 @@ fn count_abort() {
     ABORTS.fetch_add(1, Relaxed);
 }
 
-/// The portable backend's calls: signals blocked, unless switched off.
-pub(super) fn portable<R>(f: impl FnOnce() -> R) -> R {
-    if disabled() { f() } else { blocked(f) }
+/// The portable backend's calls, which write the `len` bytes at `out`:
+/// signals blocked, once every page of `out` has been written (see
+/// `crate::prefault`), unless switched off.
+///
+/// # Safety
+/// `out` is valid for writes of `len` bytes, which `f` overwrites.
+pub(super) unsafe fn portable<R>(out: *mut u8, len: usize, f: impl FnOnce() -> R) -> R {
+    if disabled() {
+        return f();
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { crate::prefault::touch_pages(out, len) };
+    blocked(f)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -170,6 +185,10 @@ mod x86_64 {
                 if disabled() {
                     run()
                 } else {
+                    // A fault in `out` must come before signals are
+                    // blocked (`crate::prefault`); a one-shot kernel
+                    // (n = 0) only reads `out`.
+                    crate::prefault::touch_pages(out, n * 16);
                     blocked(run)
                 };
             } else {
