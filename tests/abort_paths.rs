@@ -1,7 +1,8 @@
 //! Every way randp gives up ends the process with a message and no output:
 //! getrandom(2) failing at the first seed or at a later reseed, with any
 //! error but EINTR (EIO, EPERM and ENOSYS, as seccomp policies and old kernels
-//! return). Each case runs in a child process (this binary re-run with a
+//! return), and rt_sigprocmask(2) refused where keystream calls must block
+//! signals (running them anyway would leave keys in signal frames). Each case runs in a child process (this binary re-run with a
 //! role), because aborting is the behaviour under test. (A NULL buffer passed
 //! to randp_bytes is in tests/bad_input.rs and tests/c/test_randp.c.)
 //!
@@ -83,13 +84,32 @@ fn child(role: &str) {
             let x = std::thread::spawn(randp::u64).join().unwrap();
             write_all(1, &x.to_ne_bytes());
         }
+        "sigprocmask-denied" | "sigprocmask-restore-denied" => {
+            // Run with glibc.pthread.rseq=0 (or on musl): every keystream
+            // call blocks signals, which the filter now refuses, or lets it
+            // block them and refuses to restore the mask (SIG_SETMASK).
+            let how = (role == "sigprocmask-restore-denied").then_some((0, libc::SIG_SETMASK as u32));
+            fail_syscall(libc::SYS_rt_sigprocmask, libc::EPERM, how);
+            let mut b = [0u8; 64];
+            randp::fill_bytes(&mut b);
+            write_all(1, &b);
+        }
         other => panic!("unknown role {other}"),
     }
     std::process::exit(0);
 }
 
 fn expect_abort(role: &str, message: &str) {
-    let out = run_child(role);
+    let out = if role.starts_with("sigprocmask") {
+        // No rseq area, so that keystream calls block signals.
+        support::command(std::env::current_exe().expect("own path"))
+            .env(ROLE, role)
+            .env("GLIBC_TUNABLES", "glibc.pthread.rseq=0")
+            .output()
+            .expect("spawn child")
+    } else {
+        run_child(role)
+    };
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(signal(&out), Some(libc::SIGABRT), "{role}: status {:?}, stderr {stderr}", out.status);
     assert!(stderr.contains(message), "{role}: stderr was {stderr:?}");
@@ -109,6 +129,8 @@ fn main() {
         ("first-seed-eperm", ENTROPY_MESSAGE),
         ("first-seed-enosys", ENTROPY_MESSAGE),
         ("other-thread-after-seed", ENTROPY_MESSAGE),
+        ("sigprocmask-denied", "randp: rt_sigprocmask failed, so signals cannot be blocked"),
+        ("sigprocmask-restore-denied", "randp: rt_sigprocmask failed to restore the signal mask"),
     ];
     if skip_without_seccomp("abort_paths: every case") {
         println!("abort_paths: 0 passed, 0 failed, {} skipped", cases.len());

@@ -39,12 +39,17 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
     // SAFETY: rt_sigprocmask with valid 8-byte sets; it only changes this
     // thread's mask, which is restored below. SIGKILL and SIGSTOP are left
     // alone by the kernel.
-    unsafe {
+    let blocked = unsafe {
         libc::syscall(libc::SYS_rt_sigprocmask, libc::SIG_BLOCK, &all as *const u64, &mut old as *mut u64, 8usize)
     };
+    // With valid arguments only a seccomp filter makes it fail: running the
+    // kernel anyway would leave keys in the frames of the signals it let in.
+    if blocked != 0 {
+        crate::entropy::fatal(b"randp: rt_sigprocmask failed, so signals cannot be blocked around a keystream call; aborting rather than leave keys in signal frames\n");
+    }
     let r = f();
     // SAFETY: as above; restores the mask read above.
-    unsafe {
+    let restored = unsafe {
         libc::syscall(
             libc::SYS_rt_sigprocmask,
             libc::SIG_SETMASK,
@@ -53,6 +58,11 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
             8usize,
         )
     };
+    if restored != 0 {
+        crate::entropy::fatal(
+            b"randp: rt_sigprocmask failed to restore the signal mask after a keystream call; aborting\n",
+        );
+    }
     r
 }
 
