@@ -4,8 +4,10 @@
 //!
 //! On Linux 6.11 and later the state page is mapped with MAP_DROPPABLE, as
 //! the kernel's own vDSO getrandom states are: the kernel never writes it to
-//! swap or a hibernation image, and under memory pressure may drop it
-//! instead, after which it reads back as zeroes. Droppable memory is also
+//! swap, and under memory pressure may drop it instead, after which it
+//! reads back as zeroes. (A hibernation image saves the memory in use
+//! whatever its mapping, so it may hold the page, as it holds the rest of
+//! the process.) Droppable memory is also
 //! wiped on fork and left out of core dumps. Zero is the unseeded state, and
 //! every key of a state is on its one page, so a dropped page is simply
 //! reseeded (a call it interrupts is thrown away, exactly as after a fork);
@@ -24,8 +26,8 @@
 //! What the extension holds is keystream not yet handed out (handed-out
 //! bytes are zeroed), never a key, and its bytes are handed out only while
 //! the state page says a refill wrote them: where the state page is gone
-//! (dropped, or left out of a hibernation image), they are never handed
-//! out, and the thread's next call zeroes them.
+//! (dropped), they are never handed out, and the thread's next call zeroes
+//! them.
 //!
 //! Whether the kernel honours MADV_WIPEONFORK is checked, not assumed: the
 //! advice must succeed on every mapping; on every mapping an invalid advice
