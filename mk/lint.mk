@@ -5,6 +5,7 @@
 #                        library also for each other supported target (code under cfg)
 #   make test-doc        rustdoc of both packages, private items included, warnings
 #                        (broken links) denied
+#   make test-readme-refs every path, test function and Go test README.md cites exists
 #
 # clippy runs once per package: with --workspace --all-features, cargo would
 # unify randp's `internals` feature (which allocates) into the C library,
@@ -14,8 +15,8 @@
 CLIPPY_OTHER_TARGETS := aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
 	x86_64-pc-windows-gnu
 
-.PHONY: test-fmt test-clippy test-doc
-TEST_TARGETS += test-fmt test-clippy test-doc
+.PHONY: test-fmt test-clippy test-doc test-readme-refs
+TEST_TARGETS += test-fmt test-clippy test-doc test-readme-refs
 
 test-fmt:
 	$(CARGO) fmt --all --check
@@ -37,3 +38,12 @@ DOC_FLAGS := -D warnings -A rustdoc::private_intra_doc_links
 test-doc:
 	RUSTDOCFLAGS="$(DOC_FLAGS)" $(CARGO) doc --locked --no-deps --document-private-items -p randp --features internals
 	RUSTDOCFLAGS="$(DOC_FLAGS)" $(CARGO) doc --locked --no-deps --document-private-items -p randp-capi
+
+# The control: a README that cites a missing file and a missing test must fail.
+test-readme-refs:
+	scripts/check-readme-refs.sh README.md
+	@mkdir -p build && printf '%s\n' '`tests/no_such_file.rs` and `no_such_test_of_ours` and `TestNoSuchThing`' \
+		> build/readme-refs-control.md
+	@if scripts/check-readme-refs.sh build/readme-refs-control.md 2>/dev/null; then \
+		echo "test-readme-refs: the control citing missing names passed" >&2; exit 1; fi
+	@echo "test-readme-refs: the control citing missing names fails, as it must"
