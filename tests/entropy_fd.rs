@@ -19,6 +19,13 @@
 //!   a seccomp filter that makes getrandom fail with EPERM or ENOSYS (what
 //!   container policies return), the first draw aborts with the documented
 //!   message and the child prints no output at all.
+//! - `getrandom_is_called_with_flags_zero`: getrandom fails under a seccomp
+//!   filter whenever its flags are GRND_NONBLOCK, GRND_RANDOM or
+//!   GRND_INSECURE (which return before the kernel's pool is initialised, or
+//!   read another pool), and a child seeds, reseeds (2 MiB of output) and
+//!   seeds a second thread: randp asks with flags 0, which blocks until the
+//!   pool is initialised, so nothing aborts. The control: the filter refuses
+//!   a call with GRND_INSECURE.
 
 mod support;
 use std::io::Write;
@@ -117,6 +124,7 @@ fn child_if_asked() {
         Ok("plain") => scenario(None),
         Ok("eperm") => scenario(Some(libc::EPERM)),
         Ok("enosys") => scenario(Some(libc::ENOSYS)),
+        Ok("flags") => flags_scenario(),
         Ok(other) => panic!("unknown role {other}"),
         Err(_) => {}
     }
@@ -211,4 +219,46 @@ fn getrandom_denied_eperm_aborts() {
 #[test]
 fn getrandom_denied_enosys_aborts() {
     expect_abort("getrandom_denied_enosys_aborts", "enosys");
+}
+
+/// getrandom(2)'s flags that would change what randp reads: it must call
+/// with none of them.
+const GRND_NONBLOCK: u32 = 1;
+const GRND_RANDOM: u32 = 2;
+const GRND_INSECURE: u32 = 4;
+
+/// The child of `getrandom_is_called_with_flags_zero`: a filter for each flag
+/// (arguments are compared whole, so one flag at a time), then draws that
+/// seed, reseed and seed another thread.
+fn flags_scenario() -> ! {
+    for flag in [GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE] {
+        fail_syscall(libc::SYS_getrandom, libc::EIO, Some((2, flag)));
+    }
+    let mut probe = [0u8; 16];
+    // SAFETY: getrandom into a 16-byte buffer.
+    let refused = unsafe { libc::syscall(libc::SYS_getrandom, probe.as_mut_ptr(), probe.len(), GRND_INSECURE) } == -1;
+    let mut big = vec![0u8; 2 << 20];
+    randp::fill_bytes(&mut big);
+    let word = std::thread::spawn(randp::u64).join().unwrap();
+    let mut stdout = std::io::stdout();
+    // On a line of its own, after the harness's "test ... ".
+    let _ = writeln!(stdout, "\ncontrol refused: {refused}");
+    let _ = writeln!(stdout, "drew: {}", big.iter().any(|&b| b != 0) && word != 0);
+    let _ = stdout.flush();
+    std::process::exit(0)
+}
+
+#[test]
+fn getrandom_is_called_with_flags_zero() {
+    child_if_asked();
+    let name = "getrandom_is_called_with_flags_zero";
+    if support::skip_without_seccomp(name) {
+        return;
+    }
+    let out = run_role(name, "flags");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "status {:?}: randp called getrandom with a flag; stderr {stderr}", out.status);
+    assert_eq!(field(&stdout, "control refused"), Some("true"), "the filter let GRND_INSECURE through: {stdout}");
+    assert_eq!(field(&stdout, "drew"), Some("true"), "{stdout}");
 }
