@@ -39,6 +39,9 @@ const bufferWords = BufferSize / 8
 // bufMem is a Buffered's page. All zero, which a forked child finds, is
 // empty.
 type bufMem struct {
+	// race is the page's shadow for the race detector (race.go); it is
+	// empty otherwise.
+	race raceShadow
 	// n counts the unused words, which are buf[:n]; the words above have
 	// been handed out (from the top down) and zeroed.
 	n   uint
@@ -50,6 +53,8 @@ type bufMem struct {
 var noBuffer bufMem
 
 var _ [pageSize - unsafe.Sizeof(bufMem{})]byte // a bufMem fits in a page
+
+const _ = -uint(unsafe.Offsetof(bufMem{}.race)) // and starts with its raceShadow
 
 // Uint64 returns 64 uniform, unpredictable bits.
 //
@@ -65,9 +70,12 @@ func (s *Buffered) Uint64() uint64 {
 	// unsigned comparison both finds an empty buffer (n == 0 wraps i to the
 	// largest uint) and proves buf[i] in bounds, so there is no bounds check.
 	if m := s.mem; m != nil {
+		raceRead(&m.race, &m.n)
 		if i := m.n - 1; i < bufferWords {
+			raceTake(&m.race, &m.buf[i])
 			v := m.buf[i]
 			m.buf[i] = 0
+			raceWrite(&m.race, &m.n)
 			m.n = i
 			// s must outlive the use of its page, which its cleanup unmaps.
 			runtime.KeepAlive(s)
@@ -83,9 +91,12 @@ func (s *Buffered) Uint64() uint64 {
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
 	if m := s.mem; m != nil {
+		raceRead(&m.race, &m.n)
 		if i := m.n - 1; i < bufferWords {
+			raceTake(&m.race, &m.buf[i])
 			v := m.buf[i]
 			m.buf[i] = 0
+			raceWrite(&m.race, &m.n)
 			m.n = i
 			runtime.KeepAlive(s)
 			return int64(v &^ (1 << 63))
@@ -101,10 +112,13 @@ func (s *Buffered) refillUint64() uint64 {
 	if m == &noBuffer {
 		return cUint64()
 	}
+	raceWrite(&m.race, &m.buf)
 	cRead(unsafe.Pointer(&m.buf), BufferSize)
 	const top = bufferWords - 1
+	raceTake(&m.race, &m.buf[top])
 	v := m.buf[top]
 	m.buf[top] = 0
+	raceWrite(&m.race, &m.n)
 	m.n = top
 	runtime.KeepAlive(s)
 	return v
@@ -121,6 +135,9 @@ func (Unbuffered) Int63() int64 { return cInt63() }
 // handed out by the byte, so that a read of a few bytes takes just those
 // (Buffered hands out whole words).
 type shard struct {
+	// race is the page's shadow for the race detector, and orders pinned
+	// sections for it (race.go); it is empty otherwise.
+	race raceShadow
 	// n counts the unused bytes, which are the first n bytes of buf; the
 	// bytes above have been handed out (from the top down) and zeroed. n is
 	// shardBusy while a goroutine refills buf without being pinned: n and
@@ -130,14 +147,13 @@ type shard struct {
 	// P, so pinned sections load n atomically: the store orders the
 	// buffer's new bytes before the new n for them. Pinned sections store n
 	// plainly: pinning excludes every other writer.
-	n uintptr
-	// race orders pinned sections for the race detector (race.go); it is
-	// empty otherwise.
-	race raceOrder
-	buf  [bufferWords]uint64
+	n   uintptr
+	buf [bufferWords]uint64
 }
 
 var _ [pageSize - unsafe.Sizeof(shard{})]byte // a shard fits in a page
+
+const _ = -uint(unsafe.Offsetof(shard{}.race)) // and starts with its raceShadow
 
 // at returns the address of byte i of sh.buf; bytes returns the n bytes of
 // sh.buf from byte i on.
@@ -176,6 +192,7 @@ func newShard() *shard {
 // shardBusy and must not be pinned; it publishes the buffer afterwards with
 // atomic.StoreUintptr(&sh.n, ...).
 func (sh *shard) refill() {
+	raceWrite(&sh.race, &sh.buf)
 	cRead(unsafe.Pointer(&sh.buf), BufferSize)
 }
 
@@ -197,10 +214,14 @@ func Uint64() uint64 {
 	// As in Buffered.Uint64: one load, one store of zero, one update of n,
 	// and one comparison that also rules out an empty or busy shard.
 	n := atomic.LoadUintptr(&sh.n)
+	sh.race.acquire()
+	raceRead(&sh.race, &sh.n)
 	if i := n - 8; i <= BufferSize-8 {
 		p := sh.at(i)
+		raceTake(&sh.race, (*[8]byte)(p))
 		v := load64(p, 0)
 		store64(p, 0, 0)
+		raceWrite(&sh.race, &sh.n)
 		sh.n = i
 		unpin(sh)
 		return v
@@ -217,13 +238,16 @@ func uint64Slow(sh *shard, n uintptr) uint64 {
 		return cUint64()
 	}
 	// The bytes left are overwritten, never handed out.
+	raceWrite(&sh.race, &sh.n)
 	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
 	const top = BufferSize - 8
 	p := sh.at(top)
+	raceTake(&sh.race, (*[8]byte)(p))
 	v := load64(p, 0)
 	store64(p, 0, 0)
+	sh.race.release()
 	atomic.StoreUintptr(&sh.n, top)
 	return v
 }
@@ -234,7 +258,11 @@ func uint64Slow(sh *shard, n uintptr) uint64 {
 // an empty, short or busy one (or noShard, always empty) makes n-k wrap or
 // exceed the buffer.
 func (sh *shard) take(k int) ([]byte, bool) {
-	if i := atomic.LoadUintptr(&sh.n) - uintptr(k); i < BufferSize {
+	n := atomic.LoadUintptr(&sh.n)
+	sh.race.acquire()
+	raceRead(&sh.race, &sh.n)
+	if i := n - uintptr(k); i < BufferSize {
+		raceWrite(&sh.race, &sh.n)
 		sh.n = i
 		return sh.bytes(i, uintptr(k)), true
 	}
@@ -346,6 +374,8 @@ func store64(p unsafe.Pointer, i int, v uint64) {
 // goroutine (n == shardBusy) or is noShard when take looked.
 func readShort(sh *shard, b []byte) {
 	left := atomic.LoadUintptr(&sh.n)
+	sh.race.acquire()
+	raceRead(&sh.race, &sh.n)
 	if left == shardBusy || sh == &noShard {
 		// Another goroutine is refilling this P's buffer, or there is none.
 		unpin(sh)
@@ -356,7 +386,9 @@ func readShort(sh *shard, b []byte) {
 		// The goroutine that was refilling the buffer when take looked has
 		// published it since (its store of n is the only one an unpinned
 		// goroutine makes): it holds b's bytes after all.
+		raceWrite(&sh.race, &sh.n)
 		sh.n = left - k
+		raceTakeN(&sh.race, (*byte)(sh.at(left-k)), int(k))
 		takeOut(b, sh.bytes(left-k, k))
 		unpin(sh)
 		return
@@ -365,13 +397,17 @@ func readShort(sh *shard, b []byte) {
 	// (pinned, so they are this goroutine's alone), and the rest comes from
 	// the buffer refilled, unpinned.
 	if left > 0 {
+		raceTakeN(&sh.race, (*byte)(sh.at(0)), int(left))
 		takeOut(b[:left], sh.bytes(0, left))
 	}
 	k := uintptr(len(b)) - left
+	raceWrite(&sh.race, &sh.n)
 	sh.n = shardBusy
 	unpin(sh)
 	sh.refill()
+	raceTakeN(&sh.race, (*byte)(sh.at(BufferSize-k)), int(k))
 	takeOut(b[left:], sh.bytes(BufferSize-k, k))
+	sh.race.release()
 	atomic.StoreUintptr(&sh.n, BufferSize-k)
 }
 

@@ -37,9 +37,13 @@ func (s *Buffered) Uint64() uint64 {
 	// The fast path loads the word, stores zero over it and moves i on; i
 	// is always below 124, so i&255 is i and proves the index in bounds.
 	if g := s.mem; g != nil {
+		raceRead(&g.race, &g.i)
+		raceRead(&g.race, &g.n)
 		if i := g.i; i < g.n {
+			raceTake(&g.race, &g.w[i&255])
 			v := g.w[i&255]
 			g.w[i&255] = 0
+			raceWrite(&g.race, &g.i)
 			g.i = i + 1
 			// s must outlive the use of its page, which its cleanup unmaps.
 			runtime.KeepAlive(s)
@@ -55,9 +59,13 @@ func (s *Buffered) Uint64() uint64 {
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
 	if g := s.mem; g != nil {
+		raceRead(&g.race, &g.i)
+		raceRead(&g.race, &g.n)
 		if i := g.i; i < g.n {
+			raceTake(&g.race, &g.w[i&255])
 			v := g.w[i&255]
 			g.w[i&255] = 0
+			raceWrite(&g.race, &g.i)
 			g.i = i + 1
 			runtime.KeepAlive(s)
 			return int64(v &^ (1 << 63))
@@ -74,12 +82,15 @@ func (s *Buffered) refillUint64() uint64 {
 	if g == &noBuffer {
 		return osUint64()
 	}
+	raceRead(&g.race, &g.refills)
 	if g.refills == 0 {
 		g.reseed()
 	}
 	g.refill()
+	raceTake(&g.race, &g.w[0])
 	v := g.w[0]
 	g.w[0] = 0
+	raceWrite(&g.race, &g.i)
 	g.i = 1
 	runtime.KeepAlive(s)
 	return v
@@ -128,9 +139,13 @@ func Uint64() uint64 {
 		return Uint64()
 	}
 	sh.race.acquire()
+	raceRead(&sh.race, &sh.i)
+	raceRead(&sh.race, &sh.n)
 	if i := sh.i; i < sh.n {
+		raceTake(&sh.race, &sh.w[i&255])
 		v := sh.w[i&255]
 		sh.w[i&255] = 0
+		raceWrite(&sh.race, &sh.i)
 		sh.i = i + 1
 		unpin(sh)
 		return v
@@ -144,8 +159,10 @@ func uint64Slow(sh *shard) uint64 {
 		return osUint64()
 	}
 	sh.refill()
+	raceTake(&sh.race, &sh.w[0])
 	v := sh.w[0]
 	sh.w[0] = 0
+	raceWrite(&sh.race, &sh.i)
 	sh.i = 1
 	unpin(sh)
 	return v
@@ -160,16 +177,22 @@ func (sh *shard) ready() bool {
 		unpin(sh)
 		return false
 	}
+	// The load of busy may have found a reseed published.
+	sh.race.acquire()
+	raceRead(&sh.race, &sh.refills)
 	if sh.refills != 0 {
 		return true
 	}
 	// Reading crypto/rand may block or take locks, which must not happen
 	// while pinned: mark the shard busy, with an empty buffer, and reseed it
 	// unpinned.
+	raceWrite(&sh.race, &sh.i)
+	raceWrite(&sh.race, &sh.n)
 	sh.i, sh.n = 0, 0
 	atomic.StoreUint32(&sh.busy, 1)
 	unpin(sh)
 	sh.reseed()
+	sh.race.release()
 	atomic.StoreUint32(&sh.busy, 0)
 	return false
 }
@@ -181,7 +204,10 @@ func (sh *shard) ready() bool {
 func (sh *shard) take(k int) ([]byte, bool) {
 	// i <= n <= epochWords, so n-i does not wrap, and i&255 is i.
 	words := uint32(k+7) / 8
+	raceRead(&sh.race, &sh.i)
+	raceRead(&sh.race, &sh.n)
 	if i := sh.i; sh.n-i >= words {
+		raceWrite(&sh.race, &sh.i)
 		sh.i = i + words
 		// SAFETY: w[i:i+words] lies inside w (i+words <= n <= epochWords)
 		// and holds plain integers that may be read as bytes.
@@ -222,6 +248,8 @@ func readDirect(b []byte) {
 		}
 		sh.race.acquire()
 		for budget := readPinnedMax; len(b) > 0 && budget > 0; {
+			raceRead(&sh.race, &sh.i)
+			raceRead(&sh.race, &sh.n)
 			i, n := sh.i, sh.n
 			if i >= n {
 				if !sh.ready() {
@@ -232,7 +260,9 @@ func readDirect(b []byte) {
 			}
 			k := min((len(b)+7)/8, int(n-i))
 			m := min(len(b), k*8)
+			raceTakeN(&sh.race, &sh.w[i&255], k)
 			takeWords(b[:m], &sh.w[i&255])
+			raceWrite(&sh.race, &sh.i)
 			sh.i = i + uint32(k)
 			b = b[m:]
 			budget -= m

@@ -78,6 +78,9 @@ const chachaWords = int(unsafe.Sizeof(chachaState{}) / 8)
 
 // generator is one pure-Go generator, in a page of its own.
 type generator struct {
+	// race is the page's shadow for the race detector, and orders pinned
+	// sections for it (race.go); it is empty otherwise.
+	race raceShadow
 	// w[0:124] is an epoch's output, w[124:128] the next key; the words
 	// above are used during a refill only and zeroed after it.
 	w [256]uint64
@@ -92,11 +95,11 @@ type generator struct {
 	// busy is 1 while a goroutine reseeds a per-P generator unpinned
 	// (shard; see buffers_purego.go).
 	busy uint32
-	// race orders pinned sections for the race detector (race.go).
-	race raceOrder
 }
 
 var _ [pageSize - unsafe.Sizeof(generator{})]byte // a generator fits in a page
+
+const _ = -uint(unsafe.Offsetof(generator{}.race)) // and starts with its raceShadow
 
 var _ [len(generator{}.w) - (3*blockWords + chachaWords)]byte // the last block call's rand.ChaCha8 fits in w
 
@@ -114,7 +117,13 @@ func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
 // output and w[124:128] the next key, and the old key is nowhere. It leaves
 // i = 0 and n = 124. g must be seeded (g.refills > 0).
 func (g *generator) refill() {
+	raceRead(&g.race, &g.refills)
+	raceWrite(&g.race, &g.refills)
 	g.refills--
+	// The calls read the key and write over all of w below chachaWords
+	// past the last call's start.
+	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
+	raceWrite(&g.race, &g.w)
 	// Block call j (0 to 3) goes through the rand.ChaCha8 laid over w
 	// from word k = 32j on, whose buffer is w[k:k+32] and whose seed is the
 	// key, at w[k+32:k+36]: with i == n, Uint64 refills it, the counter
@@ -141,17 +150,24 @@ func (g *generator) refill() {
 	c.Uint64()
 	// The last key copy and the last value's counters.
 	clear(g.w[4*blockWords : 3*blockWords+chachaWords])
+	raceWrite(&g.race, &g.i)
+	raceWrite(&g.race, &g.n)
 	g.i, g.n = 0, epochWords
 }
 
 // reseed XORs 32 bytes from crypto/rand into g's key (into a zero key, for
 // a new or wiped generator) and restarts the reseed countdown.
 func (g *generator) reseed() {
+	raceWrite(&g.race, &g.fresh)
 	readOS(unsafe.Pointer(&g.fresh), int(unsafe.Sizeof(g.fresh)))
+	raceTake(&g.race, &g.fresh)
+	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
+	raceWrite(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	for i, f := range g.fresh {
 		g.w[keyAt+i] ^= f
 	}
 	clear(g.fresh[:])
+	raceWrite(&g.race, &g.refills)
 	g.refills = reseedEpochs
 }
 

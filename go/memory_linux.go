@@ -91,6 +91,7 @@ func mapPage() unsafe.Pointer {
 		b[pageSize-1] = 1 // marks the page locked, for releasePage
 	}
 	livePages.Add(1)
+	raceMapped(p)
 	return p
 }
 
@@ -101,6 +102,7 @@ func releasePage(p unsafe.Pointer) {
 	// its owner no longer uses; syscall.Munmap finds the mapping by the
 	// slice's last byte, as syscall.Mmap recorded it.
 	b := unsafe.Slice((*byte)(p), pageSize)
+	raceUnmapping(p)
 	if b[pageSize-1] == 1 {
 		lockedPages.Add(-1)
 	}

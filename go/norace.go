@@ -2,10 +2,25 @@
 
 package randp
 
-// Without the race detector, pinning alone orders the pinned sections on a
-// P (see race.go), and raceOrder is empty.
-type raceOrder struct{}
+import "unsafe"
 
-func (*raceOrder) acquire() {}
+// Without the race detector there is nothing to announce (see race.go):
+// raceShadow is empty, and its methods and the page hooks do nothing and
+// inline away, leaving the code around them as it would be without them.
+type raceShadow struct{}
 
-func (*raceOrder) release() {}
+func raceMapped(unsafe.Pointer) {}
+
+func raceUnmapping(unsafe.Pointer) {}
+
+func raceRead[T any](*raceShadow, *T) {}
+
+func raceWrite[T any](*raceShadow, *T) {}
+
+func raceTake[T any](*raceShadow, *T) {}
+
+func raceTakeN[T any](*raceShadow, *T, int) {}
+
+func (*raceShadow) acquire() {}
+
+func (*raceShadow) release() {}

@@ -67,10 +67,13 @@ func Read(b []byte) (n int, err error) {
 	sh.race.acquire()
 	if src, ok := sh.take(len(b)); ok {
 		if uint(len(b)-4) <= 4 {
+			raceTakeN(&sh.race, unsafe.SliceData(src), len(src))
 			takeShort(b, src) // 4 to 8 bytes, inlined
 		} else if uint(len(b)-16) <= 32-16 {
+			raceTakeN(&sh.race, unsafe.SliceData(src), len(src))
 			takeMid(b, src) // 16 to 32 bytes, inlined
 		} else {
+			raceTakeN(&sh.race, unsafe.SliceData(src), len(src))
 			takeOut(b, src)
 		}
 		unpin(sh)
