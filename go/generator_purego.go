@@ -120,8 +120,8 @@ func (g *generator) refill() {
 	raceRead(&g.race, &g.refills)
 	raceWrite(&g.race, &g.refills)
 	g.refills--
-	// The calls read the key and write over all of w below chachaWords
-	// past the last call's start.
+	// The block calls read the key and write w up to the end of the last
+	// call's rand.ChaCha8 (announced as all of w).
 	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	raceWrite(&g.race, &g.w)
 	// Block call j (0 to 3) goes through the rand.ChaCha8 laid over w

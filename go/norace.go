@@ -5,8 +5,9 @@ package randp
 import "unsafe"
 
 // Without the race detector there is nothing to announce (see race.go):
-// raceShadow is empty, and its methods and the page hooks do nothing and
-// inline away, leaving the code around them as it would be without them.
+// raceShadow is empty, and its methods, the helpers and the page hooks do
+// nothing and inline away. The fast paths (Uint64, Read, Buffered's Uint64
+// and Int63) compile to the same machine code as without them.
 type raceShadow struct{}
 
 func raceMapped(unsafe.Pointer) {}
