@@ -213,10 +213,12 @@ func TestSourcesDiffer(t *testing.T) {
 
 // TestConcurrent calls every package-level function and Reader from 8
 // goroutines at once, and checks that no 64-bit value is handed out twice,
-// which would mean two goroutines shared buffer bytes. The race detector
-// does not see those bytes (the buffers live in pages mapped outside the Go
-// heap, which it does not track), so this check, not -race, is what covers
-// them; -race checks the rest (the hint table, the shard table, Buffered).
+// which would mean two goroutines shared buffer bytes. The buffers live in
+// pages mapped outside the Go heap, which the race detector does not track;
+// under -race it sees them through their shadows (race.go), each access to
+// a page announced on its shadow, so -race reports an access made outside
+// its pinned section. This check covers the buffers in every build, and
+// -race checks the rest as well (the hint table, the shard table).
 func TestConcurrent(t *testing.T) {
 	const goroutines, rounds = 8, 3000
 	vals := make([][]uint64, goroutines)
