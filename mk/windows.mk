@@ -37,7 +37,9 @@ WIN_PREFIX  := $(abspath target/wine-prefix)
 WIN_CC      := x86_64-w64-mingw32-gcc
 WINE        := /usr/lib/wine/wine64
 WIN_ENV     := WINEPREFIX=$(WIN_PREFIX) WINEDEBUG=-all
-WIN_CARGO_ENV := $(WIN_ENV) CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=$(WINE)
+# RANDP_TEST_REQUIRE_STAND_IN: the prefix has the stand-in ProcessPrng, so
+# entropy_failure_windows fails rather than skips if another one is loaded.
+WIN_CARGO_ENV := $(WIN_ENV) CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=$(WINE) RANDP_TEST_REQUIRE_STAND_IN=1
 WIN_CFLAGS  := -std=c17 -O2 -Wall -Wextra -Wpedantic -Werror -D__USE_MINGW_ANSI_STDIO=1 -Iinclude
 # Test programs carry winpthreads and libgcc inside them: the prefix has no
 # mingw-w64 runtime DLLs.

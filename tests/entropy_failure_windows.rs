@@ -6,7 +6,10 @@
 //! environment: the switch of the stand-in bcryptprimitives.dll that `make
 //! test-windows` installs in its wine prefix (Debian's wine 8.0 has none).
 //! Where the system's own ProcessPrng is loaded (Windows itself), it cannot
-//! be made to fail, and the test says so on stderr. The Linux counterpart,
+//! be made to fail, and the test says so on stderr; where the stand-in was
+//! installed (`make test-windows` sets RANDP_TEST_REQUIRE_STAND_IN), another
+//! ProcessPrng loaded instead (a wine that ships its own and prefers it) is a
+//! failure, not a skip. The Linux counterpart,
 //! with getrandom(2) failing under seccomp, is tests/abort_paths.rs.
 #![cfg(windows)]
 
@@ -15,6 +18,8 @@ use std::process::Command;
 
 const ROLE: &str = "RANDP_TEST_ROLE";
 const SWITCH: &str = "RANDP_TEST_PROCESSPRNG_FAIL";
+/// Set where the stand-in is installed: its absence is then a failure.
+const REQUIRE_STAND_IN: &str = "RANDP_TEST_REQUIRE_STAND_IN";
 const MESSAGE: &str = "randp: the OS entropy source failed (ProcessPrng:";
 /// `__fastfail`'s exit status.
 const FASTFAIL: i32 = 0xC000_0409_u32 as i32;
@@ -78,6 +83,10 @@ fn processprng_failure_aborts_with_a_message_and_no_output() {
         child(&role);
     }
     if !stand_in_loaded() {
+        assert!(
+            std::env::var_os(REQUIRE_STAND_IN).is_none(),
+            "{REQUIRE_STAND_IN} is set, but the stand-in bcryptprimitives.dll is not the one loaded"
+        );
         eprintln!("SKIPPED: the system's ProcessPrng is loaded, which cannot be made to fail");
         return;
     }
