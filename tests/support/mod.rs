@@ -202,14 +202,31 @@ pub fn fail_syscall(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) {
     }
 }
 
+/// Installs a seccomp filter under which system call `nr` (only when its
+/// argument `arg` equals `value`, if given) is not run and raises SIGSYS
+/// instead (SECCOMP_RET_TRAP), whose handler may set its result; every
+/// other call is allowed. Irreversible for this process.
+#[cfg(target_os = "linux")]
+pub fn trap_syscall(nr: libc::c_long, arg: Option<(u32, u32)>) {
+    if let Err(e) = install_filter(&mut filter_of(nr, libc::SECCOMP_RET_TRAP, arg)) {
+        panic!("{e}");
+    }
+}
+
 /// The filter program of [`fail_syscall`].
 #[cfg(target_os = "linux")]
 fn failing_filter(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) -> Vec<libc::sock_filter> {
+    filter_of(nr, libc::SECCOMP_RET_ERRNO | (errno as u32 & libc::SECCOMP_RET_DATA), arg)
+}
+
+/// A filter program that returns `action` for system call `nr` (when its
+/// argument `arg` equals `value`, if given) and allows every other call.
+#[cfg(target_os = "linux")]
+fn filter_of(nr: libc::c_long, action: u32, arg: Option<(u32, u32)>) -> Vec<libc::sock_filter> {
     let ld = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
     let jeq = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
     let ret = libc::BPF_RET | libc::BPF_K;
     let allow = libc::SECCOMP_RET_ALLOW;
-    let fail = libc::SECCOMP_RET_ERRNO | (errno as u32 & libc::SECCOMP_RET_DATA);
     let mut prog = vec![stmt(ld, OFFSET_ARCH), jump(jeq, AUDIT_ARCH, 1, 0), stmt(ret, allow), stmt(ld, OFFSET_NR)];
     match arg {
         None => prog.push(jump(jeq, nr as u32, 0, 1)),
@@ -219,7 +236,7 @@ fn failing_filter(nr: libc::c_long, errno: i32, arg: Option<(u32, u32)>) -> Vec<
             prog.push(jump(jeq, value, 0, 1));
         }
     }
-    prog.push(stmt(ret, fail));
+    prog.push(stmt(ret, action));
     prog.push(stmt(ret, allow));
     prog
 }
