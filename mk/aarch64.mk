@@ -34,6 +34,7 @@ staticlib-aarch64: aarch64-tools
 	LD=aarch64-linux-gnu-ld OBJCOPY=aarch64-linux-gnu-objcopy AR=aarch64-linux-gnu-ar \
 		scripts/localize-staticlib.sh $(AARCH64_RELEASE)/librandp.a build/aarch64/librandp.a
 	scripts/check-undefined.sh build/aarch64/librandp.a $(AARCH64_RELEASE)/librandp.so
+	scripts/check-no-hw-rng.sh build/aarch64/librandp.a $(AARCH64_RELEASE)/librandp.so
 
 # Every test file of tests/ with no list, but those that declare themselves
 # x86_64 only (X86_ONLY_TEST_FILES, AARCH64_TESTS: mk/rust.mk), which are named.

@@ -58,7 +58,16 @@ test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-ins
 
 # build/librandp.a and librandp.so export exactly the header's functions; the
 # unlocalized Rust archive must fail the same check (so the check can fail).
+# Neither they nor randp-cat use RDRAND or RDSEED; the control, an object
+# that does, must fail that check.
 test-c-exports: staticlib
+	scripts/check-no-hw-rng.sh $(STATICLIB) $(RELEASE_DIR)/librandp.so $(RELEASE_DIR)/randp-cat
+	@mkdir -p $(C_BUILD) && printf '%s\n' '#include <immintrin.h>' \
+		'unsigned long long f(void) { unsigned long long v = 0; _rdrand64_step(&v); return v; }' \
+		> $(C_BUILD)/hw_rng_control.c && $(CC) -mrdrnd -c $(C_BUILD)/hw_rng_control.c -o $(C_BUILD)/hw_rng_control.o
+	@if scripts/check-no-hw-rng.sh $(C_BUILD)/hw_rng_control.o >/dev/null 2>&1; then \
+		echo "test-c-exports: the check accepted an object that uses RDRAND" >&2; exit 1; \
+	else echo "test-c-exports: the check rejects an object that uses RDRAND, as it must"; fi
 	scripts/check-undefined.sh $(STATICLIB) $(RELEASE_DIR)/librandp.so
 	scripts/check-exports.sh $(STATICLIB) include/randp.h
 	scripts/check-exports.sh $(RELEASE_DIR)/librandp.so include/randp.h
@@ -170,13 +179,15 @@ go-lib-objects: staticlib staticlib-aarch64
 	cd go/lib && sha256sum linux_amd64/randp_linux_amd64.syso linux_arm64/randp_linux_arm64.syso >SHA256SUMS
 	@cat $(GO_LIB_DIR)/INPUTS.sha256 go/lib/SHA256SUMS
 
-check-go-lib:
+# aarch64-tools: the arm64 object is disassembled with aarch64's objdump.
+check-go-lib: aarch64-tools
 	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR)/INPUTS.sha256
 	scripts/go-lib-inputs.sh --check $(GO_LIB_DIR_ARM64)/INPUTS.sha256
 	cd go/lib && sha256sum -c SHA256SUMS
 	scripts/check-exports.sh $(GO_LIB_AMD64) include/randp.h
 	scripts/check-exports.sh $(GO_LIB_ARM64) include/randp.h
 	scripts/check-undefined.sh $(GO_LIB_AMD64) $(GO_LIB_ARM64)
+	scripts/check-no-hw-rng.sh $(GO_LIB_AMD64) $(GO_LIB_ARM64)
 
 # A clean export of HEAD, built from scratch in a temporary directory with
 # the pinned toolchain; the objects must equal HEAD's byte for byte.
