@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"unsafe"
 )
@@ -180,12 +181,24 @@ func (g *generator) reseed() {
 // does with crypto/rand.Reader.
 var osReader = crand.Reader
 
-// readOS fills the n bytes at p from the operating system's source.
+// readOS fills the n bytes at p from the operating system's source, or ends
+// the process (see entropyFailed).
 func readOS(p unsafe.Pointer, n int) {
 	// SAFETY: p points to n writable bytes that hold no Go pointers.
 	if _, err := io.ReadFull(osReader, unsafe.Slice((*byte)(p), n)); err != nil {
-		panic("randp: the operating system's entropy source failed: " + err.Error())
+		entropyFailed(err)
 	}
+}
+
+// entropyFailed ends the process with a message and exit status 2, as
+// crypto/rand does when the OS fails it: a panic could be recovered, and the
+// caller then go on without the bytes it asked for. (With Go's own
+// crypto/rand.Reader, osReader never returns an error: crypto/rand ends the
+// process itself; only a reader that replaced it before this package was
+// initialised can.)
+func entropyFailed(err error) {
+	os.Stderr.WriteString("randp: the operating system's entropy source failed: " + err.Error() + "\n")
+	os.Exit(2)
 }
 
 // osUint64 returns 64 bits from the operating system's source, for calls

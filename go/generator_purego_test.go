@@ -5,9 +5,14 @@ package randp
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -453,3 +458,41 @@ func heldNothing(g *generator) bool {
 
 func shardHeldNothing(sh *shard) bool  { return heldNothing(sh) }
 func bufferHeldNothing(m *bufMem) bool { return heldNothing(m) }
+
+// osFailsRole tells a re-run test binary to make osReader fail and draw.
+const osFailsRole = "RANDP_TEST_OS_READER_FAILS"
+
+// TestOSReaderFailureEndsProcess: a failed read of the OS source ends the
+// process (status 2, the message), and a caller that recovers from panics
+// cannot go on: in a child, osReader returns an error, and a draw that must
+// reseed runs under a deferred recover. The child must print neither a value
+// nor that it recovered.
+func TestOSReaderFailureEndsProcess(t *testing.T) {
+	if os.Getenv(osFailsRole) != "" {
+		osReader = readerFunc(func([]byte) (int, error) { return 0, errors.New("the test's reader failed") })
+		defer func() {
+			if r := recover(); r != nil {
+				println("osfail: recovered:", fmt.Sprint(r))
+				os.Exit(0)
+			}
+		}()
+		v := Uint64()
+		println("osfail: drew", v)
+		os.Exit(0)
+	}
+	if underQemuUser() {
+		t.Skip("qemu-user (RANDP_TEST_EMULATOR) cannot start a program of the guest's architecture by itself")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOSReaderFailureEndsProcess$")
+	cmd.Env = append(os.Environ(), osFailsRole+"=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case strings.Contains(string(out), "osfail:"):
+		t.Fatalf("the child went on after osReader failed:\n%s", out)
+	case !errors.As(err, &exit) || exit.ExitCode() != 2:
+		t.Fatalf("the child ended with %v, want exit status 2:\n%s", err, out)
+	case !strings.Contains(string(out), "randp: the operating system's entropy source failed: the test's reader failed"):
+		t.Fatalf("the child's output lacks the message:\n%s", out)
+	}
+}
