@@ -7,14 +7,13 @@
 //! swap, and under memory pressure may drop it instead, after which it
 //! reads back as zeroes. (A hibernation image saves the memory in use
 //! whatever its mapping, so it may hold the page, as it holds the rest of
-//! the process.) Droppable memory is also
-//! wiped on fork and left out of core dumps. Zero is the unseeded state, and
-//! every key of a state is on its one page, so a dropped page is simply
-//! reseeded (a call it interrupts is thrown away, exactly as after a fork);
-//! the buffer's counts, in a thread-local word, are forgotten once the page
-//! reads as never filled. On older kernels the page is mapped with
-//! MADV_WIPEONFORK and MADV_DONTDUMP and locked in memory with mlock where
-//! the limit allows (best effort).
+//! the process.) Droppable memory is also wiped on fork and left out of core
+//! dumps. Zero is the unseeded state, and every key of a state is on its one
+//! page, so a dropped page is simply reseeded (a call it interrupts is
+//! thrown away, exactly as after a fork); the buffer's counts, in a
+//! thread-local word, are forgotten once the page reads as never filled. On
+//! older kernels the page is mapped with MADV_WIPEONFORK and MADV_DONTDUMP
+//! and locked in memory with mlock where the limit allows (best effort).
 //!
 //! The extension (three pages) is never droppable: a page of keystream that
 //! dropped alone would read back as zeroes under a live count. It is an
