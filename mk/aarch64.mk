@@ -9,7 +9,9 @@
 # What qemu-user cannot make meaningful: it accepts every madvise advice and
 # ignores it, so randp's probe refuses MADV_WIPEONFORK there and keeps no
 # userspace state (every draw reads getrandom(2)); the tests check exactly
-# that. qemu-user also runs seccomp filters against its own host system
+# that, and those that do not fork tell randp to keep one anyway
+# (support::keep_state_under_emulator), so that the userspace generator runs
+# here too. qemu-user also runs seccomp filters against its own host system
 # calls and cannot start another aarch64 program without binfmt_misc: the
 # runner tells the tests it is qemu (RANDP_TEST_EMULATOR), so that they start
 # their children through it, and each test that qemu makes meaningless says

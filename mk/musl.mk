@@ -28,7 +28,8 @@
 # What does not apply:
 #   - the panic probe loaded with dlopen: a glibc-only test build.
 #   - under qemu-aarch64, as for aarch64 glibc (mk/aarch64.mk): qemu-user
-#     ignores MADV_WIPEONFORK, so randp keeps no userspace state there, and
+#     ignores MADV_WIPEONFORK, so randp keeps no userspace state there but
+#     in the tests that do not fork and ask for one (keep_state_under_emulator), and
 #     it runs seccomp filters against its own host system calls and cannot
 #     start another aarch64 program; the tests that need either say so in
 #     their output (RANDP_TEST_EMULATOR), and the C seccomp, closefrom,

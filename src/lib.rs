@@ -266,4 +266,15 @@ pub mod internals {
     pub fn state_mapping() -> Option<&'static str> {
         crate::os::state_mapping()
     }
+
+    /// For the tests of the userspace generator under an emulator that
+    /// accepts MADV_WIPEONFORK and ignores it (qemu-user), where randp
+    /// otherwise keeps no userspace state: lets this process keep states
+    /// although the kernel's wipe on fork cannot be verified. A forked child
+    /// then repeats its parent's output. Call it before the process's first
+    /// draw, and never outside such a test. Does nothing on Windows.
+    pub fn accept_unverified_wipe_on_fork() {
+        #[cfg(target_os = "linux")]
+        crate::os::accept_unverified_wipe_on_fork()
+    }
 }

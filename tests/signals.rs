@@ -4,6 +4,15 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+mod support;
+
+/// Every test starts here: under qemu-user the threads keep userspace states
+/// too, so that a nested call meets a generator in use (neither test forks).
+fn start() {
+    #[cfg(all(feature = "internals", target_os = "linux"))]
+    support::keep_state_under_emulator();
+}
+
 const HANDLER_SLOTS: usize = 1 << 17;
 static HANDLER_OUT: [AtomicU64; HANDLER_SLOTS] = [const { AtomicU64::new(0) }; HANDLER_SLOTS];
 static HANDLER_NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -27,6 +36,7 @@ extern "C" fn on_signal(_: libc::c_int) {
 
 #[test]
 fn handler_draws_never_repeat_interrupted_draws() {
+    start();
     // SAFETY: installs a handler that only touches atomics and randp.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
@@ -148,6 +158,7 @@ extern "C" fn on_signal_first_draw(_: libc::c_int) {
 /// watchdog turns a deadlock into a failure.
 #[test]
 fn first_draw_from_a_handler_that_interrupted_malloc() {
+    start();
     // SAFETY: installs a handler that only touches an atomic and randp.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();

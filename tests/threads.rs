@@ -4,8 +4,16 @@
 mod support;
 use support::{assert_unique, blocks};
 
+/// Every test starts here: under qemu-user the threads keep userspace states
+/// too (none of these tests forks).
+fn start() {
+    #[cfg(all(feature = "internals", target_os = "linux"))]
+    support::keep_state_under_emulator();
+}
+
 #[test]
 fn eight_threads_draw_distinct_mebibytes() {
+    start();
     let outputs: Vec<Vec<u8>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..8)
             .map(|t| {
@@ -27,6 +35,7 @@ fn eight_threads_draw_distinct_mebibytes() {
 
 #[test]
 fn u64_draws_differ_across_threads() {
+    start();
     let words: Vec<u64> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..8).map(|_| s.spawn(|| (0..10_000).map(|_| randp::u64()).collect::<Vec<_>>())).collect();
         hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
@@ -43,6 +52,7 @@ fn u64_draws_differ_across_threads() {
 #[cfg(feature = "internals")]
 #[test]
 fn live_threads_have_distinct_states() {
+    start();
     if !randp::uses_userspace_generator() {
         eprintln!("live_threads_have_distinct_states: no userspace state here (the kernel's advice is not honoured)");
         return;

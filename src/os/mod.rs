@@ -41,6 +41,8 @@ mod windows;
 #[cfg(windows)]
 use windows as imp;
 
+#[cfg(all(feature = "internals", target_os = "linux"))]
+pub(crate) use imp::accept_unverified_wipe_on_fork;
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;
 pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};

@@ -87,6 +87,18 @@ pub fn on_each_backend(test: &str, check: impl FnOnce()) {
     }
 }
 
+/// Under an emulator (qemu-user accepts MADV_WIPEONFORK and ignores it, so
+/// randp keeps no userspace state there), lets this process keep userspace
+/// states anyway, so that a test of the userspace generator that does not
+/// fork runs there too; natively it does nothing. Call it before the
+/// process's first draw.
+#[cfg(all(feature = "internals", target_os = "linux"))]
+pub fn keep_state_under_emulator() {
+    if emulator().is_some() {
+        randp::internals::accept_unverified_wipe_on_fork();
+    }
+}
+
 /// Says on stderr that `what` is skipped here, and why, and returns true,
 /// when `cannot_apply` holds under an emulator; natively it returns false
 /// whatever `cannot_apply` says, so a native run never skips. The line is

@@ -17,9 +17,9 @@ mod tls;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 
-#[cfg(feature = "internals")]
-pub(crate) use state_memory::state_mapping;
 pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, unmap_page};
+#[cfg(feature = "internals")]
+pub(crate) use state_memory::{accept_unverified_wipe_on_fork, state_mapping};
 pub(crate) use tls::slot;
 
 /// Fills the `len` bytes at `dst` from getrandom(2), aborting the process if

@@ -108,6 +108,26 @@ pub(in crate::os) fn kind() -> Option<Kind> {
     }
 }
 
+/// Whether this process keeps states whose wipe on fork cannot be verified:
+/// only the tests under qemu-user set it (`accept_unverified_wipe_on_fork`).
+#[cfg(feature = "internals")]
+static ACCEPT_UNVERIFIED: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// See `randp::internals::accept_unverified_wipe_on_fork`.
+#[cfg(feature = "internals")]
+pub(crate) fn accept_unverified_wipe_on_fork() {
+    ACCEPT_UNVERIFIED.store(true, Relaxed);
+}
+
+/// Whether an unverified wipe on fork is accepted: never in a build without
+/// the `internals` feature.
+fn unverified_accepted() -> bool {
+    #[cfg(feature = "internals")]
+    return ACCEPT_UNVERIFIED.load(Relaxed);
+    #[cfg(not(feature = "internals"))]
+    false
+}
+
 /// How the state pages are mapped: `"droppable"`, `"wipeonfork+mlock"` or
 /// `"wipeonfork"` (`None` before the first state is mapped).
 #[cfg(feature = "internals")]
@@ -198,7 +218,7 @@ fn map_bytes() -> Option<NonNull<u8>> {
     // otherwise the two are one mapping.
     let ext = p.as_ptr() as usize + STATE_LEN;
     let verified = WIPE_ON_FORK.load(Relaxed) == HONOURED || smaps_shows_flag(ext, b"wf");
-    if wipe != 0 || faked || !verified {
+    if wipe != 0 || ((faked || !verified) && !unverified_accepted()) {
         WIPE_ON_FORK.store(REFUSED, Relaxed);
         // SAFETY: the mapping was made above and never handed out.
         unsafe { unmap_bytes(p) };
