@@ -115,6 +115,7 @@ fn zero_key_words() -> Vec<u64> {
 /// The steps of one path, from a run that single-steps through the whole
 /// call and injects nothing: each step's instruction, its stack pointer
 /// (from the call's), and how many times before that pair was reached.
+#[derive(PartialEq)]
 struct Trace {
     steps: Vec<(u64, u64, usize)>,
     kernel_calls: usize,
@@ -129,12 +130,32 @@ impl Trace {
 }
 
 fn trace(path: Path) -> Trace {
-    let t = Tracee::start(ROLE, path, Action::Drop);
-    let (steps, kernel_calls, after_kernel) = record(&t, usize::MAX);
-    let (words, status) = t.release(0);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
-    assert!(words.contains(&REPORT));
-    Trace { steps, kernel_calls, after_kernel }
+    agreed(path.name(), || {
+        let t = Tracee::start(ROLE, path, Action::Drop);
+        let (steps, kernel_calls, after_kernel) = record(&t, usize::MAX);
+        let (words, status) = t.release(0);
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
+        assert!(words.contains(&REPORT));
+        Trace { steps, kernel_calls, after_kernel }
+    })
+}
+
+/// A recording that two runs in a row agree on. A keystream kernel that is
+/// preempted while it runs is aborted and run again (it is a restartable
+/// sequence: see `Tracee::step`), which adds steps to that run alone; the
+/// cases, which find their step by counting, would then aim past the end of
+/// every run without the preemption: "the tracee ended while traced" (a
+/// run of `make test` on a loaded machine failed so).
+fn agreed<T: PartialEq>(what: &str, mut run: impl FnMut() -> T) -> T {
+    let mut last = run();
+    for _ in 0..8 {
+        let next = run();
+        if next == last {
+            return next;
+        }
+        last = next;
+    }
+    panic!("{what}: no two recordings in a row agreed in ten runs");
 }
 
 /// Single-steps `t` from where it stands to the call's return, or for
@@ -184,10 +205,13 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize)
         t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
         t.signal_here();
     };
-    let t = Tracee::start(ROLE, path, Action::DropEarly);
-    start(&t);
-    let (rest, _, _) = record(&t, usize::MAX);
-    let _ = t.release(0);
+    let rest = agreed(path.name(), || {
+        let t = Tracee::start(ROLE, path, Action::DropEarly);
+        start(&t);
+        let (rest, _, _) = record(&t, usize::MAX);
+        let _ = t.release(0);
+        rest
+    });
     let spread = rest.len().saturating_sub(AFTER_DROP_STEPS).div_ceil(AFTER_DROP_SPREAD).max(1);
     let at: Vec<usize> =
         (0..rest.len().min(AFTER_DROP_STEPS)).chain((AFTER_DROP_STEPS..rest.len()).step_by(spread)).collect();
