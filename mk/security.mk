@@ -1,4 +1,4 @@
-# Security: each claim of the README tried where it breaks, as an attacker or
+# Security: each claim of SECURITY.md tried where it breaks, as an attacker or
 # a careful adopter would deploy randp. C programs in tests/c/security/ (each
 # says in its header what it proves) and tests/entropy_fd.rs.
 #
@@ -16,9 +16,9 @@
 #                                       as a static-pie binary, with rseq and rseq=0
 #   make security-tools                 install what the tests need (openssl) when missing
 #   make security-debug-cdylib          the debug librandp.so under its SONAME in build/debug/
-#   make build/security/keystream-41.bin  the attacker's keystream (AES-256-CTR, key 0x41 x 32)
 #
-# Each target runs all its cases, then fails if any did. test-security also
+# build/security/keystream-41.bin is the attacker's keystream (AES-256-CTR,
+# key 0x41 x 32). Each target runs all its cases, then fails if any did. test-security also
 # runs test-c-dlopen (mk/c.mk): dlclose while a thread that drew still runs.
 
 SEC_SRC    := tests/c/security

@@ -3,10 +3,9 @@
 # librandp.a) cross-built with mingw-w64, and tested under wine.
 #
 #   make windows-tools        install mingw-w64 and wine (apt-get) and the Rust target, when missing
-#   make windows-prefix       the wine prefix target/wine-prefix, with the stand-in bcryptprimitives.dll
-#   make build/windows/bcryptprimitives.dll  the stand-in itself (tests/windows/bcryptprimitives.c)
+#   make windows-prefix       the wine prefix target/wine-prefix, with the stand-in bcryptprimitives.dll (built from tests/windows/bcryptprimitives.c)
 #   make build-windows        build/windows/: randp.dll, librandp.dll.a, librandp.a (and randp-cat.exe in target/)
-#   make test-windows         every Windows suite below
+#   make test-windows         every Windows suite below (about 3 min, and 15 s more to create the wine prefix once)
 #   make test-windows-rust    the Rust tests that apply to Windows, release and debug, under wine
 #   make test-windows-c       the C API and thread-exit tests against randp.dll and librandp.a, under wine
 #

@@ -6,7 +6,10 @@
 #
 #   #   make TARGET   what it does
 #
-# and `make help` prints those lines, file by file. With --check, it instead
+# (a description may go on over the next lines, indented past the name),
+# and `make help` prints each whole, on one line, file by file. File
+# targets (a name with a slash, such as build/...) are internal: neither
+# listed nor required. With --check, it instead
 # asks make for its database (make -pRrq with each MAKEFILE as -f) and fails
 # unless every target the makefiles define or declare .PHONY has such a line
 # in one of the files make read, and every such line names a target that
@@ -22,20 +25,26 @@ entries() {
 	with_files=$1
 	shift
 	awk -v with_files="$with_files" '
-		FNR == 1 && with_files { print "file\t" FILENAME }
-		/^#   make [A-Za-z0-9_./-]+[ \t]+[^ \t]/ {
+		function flush() { if (name != "") print name "\t" desc; name = "" }
+		FNR == 1 { flush(); if (with_files) print "file\t" FILENAME }
+		/^#   make [A-Za-z0-9_.-]+[ \t]+[^ \t]/ {
+			flush()
 			line = substr($0, 10)
 			name = line; sub(/[ \t].*/, "", name)
 			desc = substr(line, length(name) + 1); sub(/^[ \t]+/, "", desc)
-			print name "\t" desc
-		}' "$@"
+			next
+		}
+		# A description continued on the next lines, indented past the name.
+		name != "" && /^#[ \t][ \t][ \t][ \t][ \t][ \t][ \t][ \t][ \t][ \t]*[^ \t]/ { more = $0; sub(/^#[ \t]+/, "", more); desc = desc " " more; next }
+		{ flush() }
+		END { flush() }' "$@"
 }
 
 if [ "${1:-}" != --check ]; then
-	echo "make targets (\`make test\` runs every test; each fragment's header says more):"
+	echo "make targets: start with \`make check\` (about 3 min); \`make test\` runs everything CI runs. Each fragment's header (mk/*.mk) says more."
 	entries 1 "$@" | awk -F '\t' '
 		$1 == "file" { printf "\n%s\n", $2; next }
-		{ printf "  %-22s %s\n", $1, $2 }'
+		{ printf "  %-26s %s\n", $1, $2 }'
 	exit 0
 fi
 shift
@@ -60,8 +69,8 @@ fi
 targets=$(echo "$db" | awk '
 	/^# Not a target:/ { skip = 1; next }
 	/^[A-Za-z0-9_][^:=#\t ]*:([^=]|$)/ && !skip { sub(/:.*/, ""); print }
-	{ skip = 0 }' | grep -vx '__make_help_no_such_target__' | sort -u)
-phony=$(echo "$db" | sed -n 's/^\.PHONY: *//p' | tr ' ' '\n' | sed '/^$/d' | sort -u)
+	{ skip = 0 }' | grep -vx '__make_help_no_such_target__' | grep -v / | sort -u)
+phony=$(echo "$db" | sed -n 's/^\.PHONY: *//p' | tr ' ' '\n' | sed '/^$/d' | grep -v / | sort -u)
 [ -n "$targets" ] || { echo "make help: make printed no database" >&2; exit 1; }
 
 for t in $(printf '%s\n%s\n' "$targets" "$phony" | sort -u); do
