@@ -48,6 +48,7 @@ include mk/rust.mk
 -include mk/musl.mk
 -include mk/targets.mk
 -include mk/windows.mk
+-include mk/examples.mk
 -include mk/check.mk
 
 # Make expands a rule's prerequisites where it reads the rule: every

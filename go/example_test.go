@@ -12,6 +12,17 @@ import (
 	randp "github.com/randp/randp/go"
 )
 
+// The README's quick start: a math/rand/v2 generator over a randp Source,
+// and Read in place of crypto/rand.Read.
+func Example() {
+	r := rand.New(randp.Source()) // math/rand's rand.New takes it too
+	key := make([]byte, 32)
+	randp.Read(key) // always fills key, as crypto/rand.Read
+	die := r.IntN(6) + 1
+	fmt.Println(die >= 1 && die <= 6, len(key))
+	// Output: true 32
+}
+
 // A randp Source plugs into math/rand/v2: every method of rand.Rand then
 // returns unpredictable values. A Source is not safe for concurrent use;
 // give each goroutine its own, or use the package-level functions.

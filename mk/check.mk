@@ -6,7 +6,7 @@
 #   make check-clippy    cargo clippy of both packages for this machine's target, every feature, warnings denied
 #   make check-rust      the library's unit tests and tests/bad_input.rs, release profile (as shipped)
 #   make check-go        go vet and go test of the Go module on this machine: cgo path, examples included, no race detector, no consumer builds
-#   make check-docs      every user-facing document cites only what exists
+#   make check-docs      the README's quick starts are the example files, and every document cites only what exists
 
 .PHONY: check-clippy check-rust check-go check-docs
 CHECK_TARGETS += test-fmt check-clippy check-rust check-docs test-c-api check-go
@@ -22,7 +22,7 @@ check-rust: build
 check-go:
 	cd $(GO_DIR) && $(GO) vet ./... && $(GO) test -count=1 $(GO_PKGS_NO_BUILDTEST)
 
-check-docs: test-readme-refs
+check-docs: test-readme-refs test-readme-examples
 
 # Every tool a suite installs when it is missing, installed here first and
 # one at a time: apt-get and rustup each take a lock that a second

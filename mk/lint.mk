@@ -5,7 +5,7 @@
 #                        library also for each other supported target (code under cfg)
 #   make test-doc        rustdoc of both packages, private items included, warnings
 #                        (broken links) denied
-#   make test-readme-refs every path, test function and Go test README.md cites exists
+#   make test-readme-refs every path, link, make target, test function and Go test the user-facing documents cite exists, and none cites an issue number or a path outside the repository
 #
 # clippy runs once per package: with --workspace --all-features, cargo would
 # unify randp's `internals` feature (which allocates) into the C library,
@@ -39,11 +39,20 @@ test-doc:
 	RUSTDOCFLAGS="$(DOC_FLAGS)" $(CARGO) doc --locked --no-deps --document-private-items -p randp --features internals
 	RUSTDOCFLAGS="$(DOC_FLAGS)" $(CARGO) doc --locked --no-deps --document-private-items -p randp-capi
 
-# The control: a README that cites a missing file and a missing test must fail.
+# The user-facing documents (BENCHMARKS.md, which make bench writes, is
+# checked by its generator's tests). The control: a document that cites a
+# missing file, test, link and target, an issue and a path outside the
+# repository must fail, each on its own.
+USER_DOCS = README.md SECURITY.md CHANGELOG.md CONTRIBUTING.md $(wildcard docs/*.md)
+READMEREFS_CONTROLS := '`tests/no_such_file.rs`' '`no_such_test_of_ours`' '`TestNoSuchThing`' \
+	'[a link](no-such-document.md)' '`make no-such-target`' 'as issue 12 asked' 'see ../shared/seeds'
+
 test-readme-refs:
-	scripts/check-readme-refs.sh README.md
-	@mkdir -p build && printf '%s\n' '`tests/no_such_file.rs` and `no_such_test_of_ours` and `TestNoSuchThing`' \
-		> build/readme-refs-control.md
-	@if scripts/check-readme-refs.sh build/readme-refs-control.md 2>/dev/null; then \
-		echo "test-readme-refs: the control citing missing names passed" >&2; exit 1; fi
-	@echo "test-readme-refs: the control citing missing names fails, as it must"
+	scripts/check-readme-refs.sh $(USER_DOCS)
+	@if grep -rnE '^[[:space:]]*//.*([Ii]ssue [0-9]+|\.\./shared)' src capi/src go --include='*.rs' --include='*.go' >&2; then \
+		echo "test-readme-refs: a doc comment (rustdoc, godoc) above cites an issue or a path outside the repository" >&2; exit 1; fi
+	@mkdir -p build && for c in $(READMEREFS_CONTROLS); do \
+		printf '%s\n' "$$c" >build/readme-refs-control.md; \
+		if scripts/check-readme-refs.sh build/readme-refs-control.md 2>/dev/null; then \
+			echo "test-readme-refs: the control citing $$c passed" >&2; exit 1; fi; done
+	@echo "test-readme-refs: each control (a missing file, test, link and target, an issue, a path outside) fails, as it must"
