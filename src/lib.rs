@@ -13,8 +13,10 @@
 //! ```
 //!
 //! # Construction
-//! Each thread keeps an AES-256 key schedule and a 3,520-byte buffer of
-//! keystream, together in one page of memory of its own. A refill runs
+//! Each thread keeps an AES-256 key schedule and a buffer of keystream
+//! together in one page of memory of its own (3,520 bytes of buffer; on
+//! Linux 15,808 once three more pages, locked in memory, extend it:
+//! `internals::thread_buffer_len()` with the `internals` feature). A refill runs
 //! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
 //! the next key, whose schedule replaces the old one (which is zeroed), and
 //! the rest fill the buffer. Bytes are zeroed in the buffer as they are
