@@ -47,10 +47,17 @@ GO_LIB_ARM64 := $(GO_LIB_DIR_ARM64)/randp_linux_arm64.syso
 
 # build/ also gets the shared library under its SONAME, with the librandp.so
 # link that -lrandp looks for, as an installation lays them out.
+# make test runs suites side by side, and test-c-install and test-examples
+# run this again through `make install`: each file is replaced by a rename
+# (the archive's temporary is made in build/, on the same file system), so a
+# program that links or maps it meanwhile sees the old file or the new one,
+# never a half-written one, and the link is made only once.
 staticlib: build
-	scripts/localize-staticlib.sh $(RELEASE_DIR)/librandp.a $(STATICLIB)
-	cp -f $(RELEASE_DIR)/librandp.so build/librandp.so.0
-	ln -sf librandp.so.0 build/librandp.so
+	@mkdir -p build
+	TMPDIR=$(abspath build) scripts/localize-staticlib.sh $(RELEASE_DIR)/librandp.a $(STATICLIB)
+	cmp -s $(RELEASE_DIR)/librandp.so build/librandp.so.0 || { cp -f $(RELEASE_DIR)/librandp.so build/librandp.so.0.tmp && \
+		mv -f build/librandp.so.0.tmp build/librandp.so.0; }
+	@[ "$$(readlink build/librandp.so)" = librandp.so.0 ] || ln -sf librandp.so.0 build/librandp.so
 
 TEST_TARGETS += test-c check-go-lib verify-go-lib
 test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-install test-c-panic test-c-dlopen
