@@ -53,8 +53,8 @@
 //! interrupted a randp call on the same thread reads the OS directly, so the
 //! two never return the same bytes. A thread's state is zeroed and unmapped
 //! when the thread exits. No draw allocates or locks, a thread's first one
-//! included, so randp may be called from a signal handler on glibc (see the
-//! README for the exact conditions).
+//! included, so randp may be called from a signal handler on glibc (see
+//! SECURITY.md for the exact conditions).
 //!
 //! # Panics and aborts
 //! Nothing here panics. The first draw of the process blocks until the
@@ -71,7 +71,7 @@
 
 // The supported targets; mk/targets.mk lists the same (SUPPORTED_TARGETS),
 // and `make test-unsupported-targets` checks that other targets stop here
-// with this message. The README's Platforms section says what a port needs.
+// with this message. docs/platforms.md says what a port needs.
 #[cfg(not(any(
     all(
         target_os = "linux",
