@@ -15,7 +15,7 @@
 #   make go-lib          rebuild the Go module's prebuilt objects go/lib/linux_{amd64,arm64}/*.syso (pinned Rust)
 #   make go-lib-objects  the objects, INPUTS.sha256 and SHA256SUMS from staticlib builds (run by go-lib)
 #   make check-go-lib    fail if the objects are stale against their inputs, or export or need the wrong symbols
-#   make verify-go-lib   rebuild the objects from `git archive HEAD` in a temporary tree; compare byte for byte
+#   make verify-go-lib   rebuild the objects from `git archive HEAD` in a temporary tree; compare byte for byte (about 1.5 min)
 #
 # The objects are built with the Rust toolchain pinned in
 # go/lib/rust-toolchain.toml (scripts/go-lib-toolchain.sh uses the active

@@ -10,7 +10,7 @@
 # linker (which fails on the cgo path and links the pure-Go one), for every
 # listed GOOS/GOARCH, under go vet, and every Go block of README.md.
 #
-#   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64)
+#   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64; about 2.5 min)
 #   make test-go-purego  pure-Go path: vet + staticcheck, go test -race with the tag, go test with CGO_ENABLED=0
 #                        (also as linux/386, run natively: 32-bit int and pointers), twice each in a
 #                        shuffled order (a test that leaves state another relies on fails), vet per platform

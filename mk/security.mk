@@ -12,7 +12,7 @@
 #                                       malloc: dlopen, 40 pthread keys, process's first draw
 #   make test-security-destructors      draws in every pthread destructor round leak nothing
 #   make test-security-fork-handler     fork in a handler mid-draw, debug and release cdylib
-#   make test-security-signal-frames-static  the signal-storm scan (tests/signal_frames.rs)
+#   make test-security-signal-frames-static  the signal-storm scan (tests/signal_frames.rs, about 2.5 min)
 #                                       as a static-pie binary, with rseq and rseq=0
 #   make security-tools                 install what the tests need (openssl) when missing
 #   make security-debug-cdylib          the debug librandp.so under its SONAME in build/debug/
