@@ -5,9 +5,11 @@ import (
 	crand "crypto/rand"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	randp "github.com/randp/randp/go"
 )
@@ -26,6 +28,34 @@ func BenchmarkCostNewSource(b *testing.B) {
 	for b.Loop() {
 		sink += randp.Source().Uint64()
 	}
+}
+
+// BenchmarkCostNewSourcePaged is CostNewSource for sources that each get a
+// buffer of their own (on the cgo path a 4 KiB fill, on the pure-Go path a
+// seed and a 1 KiB epoch): 500 at a time, which then become garbage and are
+// collected outside the timing, so that their buffers are free again.
+func BenchmarkCostNewSourcePaged(b *testing.B) {
+	const batch = 500
+	srcs := make([]*randp.Buffered, batch)
+	var total time.Duration
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		clear(srcs)
+		for range 3 {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		start := time.Now()
+		b.StartTimer()
+		for i := range srcs {
+			srcs[i] = randp.Source()
+			sink += srcs[i].Uint64()
+		}
+		total += time.Since(start)
+		n += batch
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(n), "ns/source")
 }
 
 func BenchmarkCostNewChaCha8(b *testing.B) {
