@@ -69,7 +69,10 @@ func (s *Buffered) Uint64() uint64 {
 	// The fast path loads the word, stores zero over it and updates n. One
 	// unsigned comparison both finds an empty buffer (n == 0 wraps i to the
 	// largest uint) and proves buf[i] in bounds, so there is no bounds check.
-	if m := s.mem; m != nil {
+	// A Buffered not at the address it was given its page from is new or a
+	// copy, and the slow path gives it a page of its own (own).
+	if s.self == s {
+		m := s.mem
 		raceRead(&m.race, &m.n)
 		if i := m.n - 1; i < bufferWords {
 			raceTake(&m.race, &m.buf[i])
@@ -77,7 +80,8 @@ func (s *Buffered) Uint64() uint64 {
 			m.buf[i] = 0
 			raceWrite(&m.race, &m.n)
 			m.n = i
-			// s must outlive the use of its page, which its cleanup unmaps.
+			// s holds the page's owner, whose cleanup releases the page:
+			// it must outlive the use of the page.
 			runtime.KeepAlive(s)
 			return v
 		}
@@ -90,7 +94,8 @@ func (s *Buffered) Uint64() uint64 {
 //go:nosplit
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
-	if m := s.mem; m != nil {
+	if s.self == s {
+		m := s.mem
 		raceRead(&m.race, &m.n)
 		if i := m.n - 1; i < bufferWords {
 			raceTake(&m.race, &m.buf[i])
@@ -108,9 +113,9 @@ func (s *Buffered) Int63() int64 {
 // refillUint64 is the slow path of Uint64 and Int63: it fills the empty
 // buffer with one cgo call and hands out its top word.
 func (s *Buffered) refillUint64() uint64 {
-	m := s.page()
+	m := s.own()
 	if m == &noBuffer {
-		return cUint64()
+		return Uint64()
 	}
 	raceWrite(&m.race, &m.buf)
 	cRead(unsafe.Pointer(&m.buf), BufferSize)

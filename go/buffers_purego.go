@@ -35,8 +35,11 @@ func (s *Buffered) Uint64() uint64 {
 	// (buffers_cgo.go): its one call, the refill, checks the stack itself.
 	//
 	// The fast path loads the word, stores zero over it and moves i on; i
-	// is always below 124, so i&255 is i and proves the index in bounds.
-	if g := s.mem; g != nil {
+	// is always below 124, so i&255 is i and proves the index in bounds. A
+	// Buffered not at the address it was given its page from is new or a
+	// copy, and the slow path gives it a page of its own (own).
+	if s.self == s {
+		g := s.mem
 		raceRead(&g.race, &g.i)
 		raceRead(&g.race, &g.n)
 		if i := g.i; i < g.n {
@@ -45,7 +48,8 @@ func (s *Buffered) Uint64() uint64 {
 			g.w[i&255] = 0
 			raceWrite(&g.race, &g.i)
 			g.i = i + 1
-			// s must outlive the use of its page, which its cleanup unmaps.
+			// s holds the page's owner, whose cleanup releases the page:
+			// it must outlive the use of the page.
 			runtime.KeepAlive(s)
 			return v
 		}
@@ -58,7 +62,8 @@ func (s *Buffered) Uint64() uint64 {
 //go:nosplit
 func (s *Buffered) Int63() int64 {
 	// Uint64's body, repeated so that math/rand's Rand.Int63 costs one call.
-	if g := s.mem; g != nil {
+	if s.self == s {
+		g := s.mem
 		raceRead(&g.race, &g.i)
 		raceRead(&g.race, &g.n)
 		if i := g.i; i < g.n {
@@ -78,9 +83,9 @@ func (s *Buffered) Int63() int64 {
 // generator (reseeding it first when it is new, wiped or due) and hands out
 // its first word.
 func (s *Buffered) refillUint64() uint64 {
-	g := s.page()
+	g := s.own()
 	if g == &noBuffer {
-		return osUint64()
+		return Uint64()
 	}
 	raceRead(&g.race, &g.refills)
 	if g.refills == 0 {
@@ -108,7 +113,7 @@ func (Unbuffered) Int63() int64 { return int64(Uint64() &^ (1 << 63)) }
 // busy is 1: then a goroutine that is no longer pinned is reseeding it (its
 // key, fresh and refills are that goroutine's), and the buffer is empty
 // (n == 0), so the fast paths fall through to the slow ones, which load
-// busy atomically and draw from crypto/rand instead.
+// busy atomically and draw from the operating system instead.
 type shard = generator
 
 // noShard is every P's generator where no page can be kept: its buffer
@@ -183,8 +188,8 @@ func (sh *shard) ready() bool {
 	if sh.refills != 0 {
 		return true
 	}
-	// Reading crypto/rand may block or take locks, which must not happen
-	// while pinned: mark the shard busy, with an empty buffer, and reseed it
+	// Reading the operating system may block or take locks, which must not
+	// happen while pinned: mark the shard busy, with an empty buffer, and reseed it
 	// unpinned.
 	raceWrite(&sh.race, &sh.i)
 	raceWrite(&sh.race, &sh.n)
@@ -271,7 +276,7 @@ func readDirect(b []byte) {
 		continue
 	unpinned:
 		// The shard is noShard or being reseeded: this piece comes from
-		// crypto/rand.
+		// the operating system.
 		if sh == &noShard || atomic.LoadUint32(&sh.busy) != 0 {
 			readOS(unsafe.Pointer(unsafe.SliceData(b)), min(len(b), readPinnedMax))
 			b = b[min(len(b), readPinnedMax):]

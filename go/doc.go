@@ -11,7 +11,10 @@
 //   - Source returns a math/rand and math/rand/v2 source, so the whole
 //     math/rand API works on unpredictable numbers:
 //     rand.New(randp.Source()). Like every math/rand source it is not safe
-//     for concurrent use; give each goroutine its own.
+//     for concurrent use; give each long-lived goroutine its own. For a value
+//     or two per request, use the package-level functions rather than a
+//     source per request: they cost less than a new source's first value,
+//     which pays for getting and filling a buffer.
 //   - Reader, Read and Text replace crypto/rand.Reader, crypto/rand.Read
 //     and crypto/rand.Text, for code that reads them. Since Go 1.26 many
 //     of the standard library's crypto functions ignore a custom reader:
@@ -51,14 +54,48 @@
 // has a generator of its own: ChaCha8Rand, math/rand/v2's ChaCha8 stream,
 // with fast key erasure: each 1 KiB epoch is made whole and its key replaced
 // by 32 bytes of it that are never handed out before any of it is, and 32
-// bytes from crypto/rand are XORed into the key after every 1 MiB.
+// bytes from the operating system are XORed into the key at the start and
+// after every 1 MiB.
+//
+// # Seeds
+//
+// Neither path can be seeded, not even through crypto/rand. On Linux both
+// read getrandom(2) themselves (the cgo path in the randp library, the
+// pure-Go path through a system call of its own), so neither a program or
+// package that replaces crypto/rand.Reader, even in an init that runs before
+// this package's, nor testing/cryptotest.SetGlobalRandom, which makes
+// crypto/rand deterministic in a test, changes their output; there the two
+// paths behave the same. Off Linux, where only the pure-Go path runs, it
+// seeds from crypto/rand.Reader as it was when this package was
+// initialised, Go's own reader of the operating system's source
+// (getentropy on macOS and OpenBSD, ProcessPrng on Windows, getrandom or
+// kern.arandom on the BSDs, random_get on WASI): replacing crypto/rand.Reader
+// later changes nothing, but a package initialised before this one that
+// replaces it, or SetGlobalRandom in a test, decides the seeds there.
 //
 // On both paths each value's bytes are zeroed in the buffer as they are
 // handed out, no key that made output already handed out is kept, and the
 // buffers and states live in memory the package owns, outside the Go heap
-// on Linux, and are zeroed when released (a Buffered's when it is garbage
-// collected; the per-P ones live as long as the process). Copies the Go
+// on Linux, and are zeroed when released (a Buffered's once no copy of it is
+// reachable; the per-P ones live as long as the process). Copies the Go
 // compiler makes on a goroutine's stack or in registers are not covered.
+//
+// # Memory
+//
+// On Linux the buffers are 4 KiB slots of shared mappings of 64 KiB, which
+// the package keeps and reuses: a released buffer is zeroed and handed to
+// the next source. What the package maps is bounded: one buffer per P and at
+// most 1,024 for Buffered sources at a time (4 MiB); a Buffered that finds
+// none free draws through the package-level functions instead, with the same
+// guarantees. It locks (mlock) at most 1/16 of RLIMIT_MEMLOCK and never more
+// than 1 MiB, whatever the limit or the process's privileges, so the rest of
+// the program's budget of locked memory stays its own; the buffers past that
+// budget are not locked and may be swapped out, but are wiped in a forked
+// child and left out of core dumps all the same. A Buffered costs the Go
+// heap a few words; its buffer is outside the heap, and the garbage
+// collector, which does not see it, returns it when it collects the
+// Buffered. Off Linux the buffers are Go heap objects, which the collector
+// and GOMEMLIMIT see.
 //
 // # Forks
 //
@@ -68,21 +105,30 @@
 // buffer and generator state lives in a page advised MADV_WIPEONFORK, so a
 // forked child finds it zeroed, and zero means empty: the child's first draw
 // refills (cgo path: from the randp library, whose own state is wiped as
-// well) or reseeds from crypto/rand (pure-Go path). Parent and child never
+// well) or reseeds from getrandom(2) (pure-Go path). Parent and child never
 // hand out the same bytes. The pages are also advised MADV_DONTDUMP (not in
-// core dumps) and locked with mlock where RLIMIT_MEMLOCK allows (not in
-// swap). The package checks that the kernel honours the advice (Linux 4.14
-// and later); where it does not (qemu-user, for one) it keeps no output on
-// the Go side and draws every value directly. On other systems the Go-side
-// memory is not wiped in a forked child. Go's runtime itself does not
-// support running Go code in a forked child (golang/go#15538): such a child
-// may hang in the runtime, but it never repeats its parent's values.
+// core dumps) and locked with mlock within the budget described under
+// Memory (not in swap). The package checks that the kernel honours the
+// advice (Linux 4.14 and later); where it does not (qemu-user, for one) it
+// keeps no output on the Go side and draws every value directly. On other
+// systems the Go-side memory is not wiped in a forked child. Go's runtime
+// itself does not support running Go code in a forked child
+// (golang/go#15538): such a child may hang on a runtime lock that another of
+// the parent's threads held at the fork, but it never repeats its parent's
+// values. How often it hangs depends on the host's other threads: in one
+// measurement, about a third of the children of a C host whose other
+// threads called into Go continuously hung, a few in a hundred when those
+// threads paused between calls, and none when the forking thread was the
+// only one. A host that forks should end a child that does not finish in
+// time, or exec in the child before it calls into Go.
 //
 // # Failure
 //
 // Nothing here returns an error. If the operating system's entropy source
-// fails, the randp library (cgo path) or crypto/rand (pure-Go path) prints a
-// message and ends the process; neither returns weak bytes.
+// fails (getrandom(2) refused by a seccomp filter, say), the randp library
+// (cgo path) or the package itself (pure-Go path) prints a message and ends
+// the process with a non-zero status, which a recover cannot stop; neither
+// returns weak bytes or falls back to another source.
 //
 // # Building
 //

@@ -32,7 +32,7 @@ func TestEntropyFailureEndsProcess(t *testing.T) {
 	}
 	want := map[string]string{
 		"cgo":    "randp: the OS entropy source failed",
-		"purego": "crypto/rand: failed to read random data",
+		"purego": "randp: the operating system's entropy source failed",
 	}[Implementation()]
 	for _, role := range []string{"Uint64", "Read8", "Read600", "Read4096", "Source"} {
 		t.Run(role, func(t *testing.T) {

@@ -3,7 +3,6 @@
 package randp
 
 import (
-	crand "crypto/rand"
 	"encoding/binary"
 	"io"
 	"math/rand/v2"
@@ -16,8 +15,9 @@ import (
 // (C2SP's chacha8rand, the same stream bit for bit), run ahead by one key
 // so that it erases each key before any of that key's output is handed out.
 // The state of each generator is in a page of the package's own
-// (memory_linux.go, memory_other.go), seeded and reseeded from crypto/rand's
-// source of the operating system's randomness (osReader).
+// (memory_linux.go, memory_other.go), seeded and reseeded from the
+// operating system's source (osReader: getrandom(2) on Linux, read directly;
+// see osrand_linux.go and osrand_other.go).
 //
 // ChaCha8Rand makes its output in epochs of 1 KiB: four calls of the block
 // function under one key (counters 0, 4, 8 and 12, 32 words each), of which
@@ -29,7 +29,7 @@ import (
 // made nothing yet (w[124:128]) and the output not yet handed out, as the
 // randp library's state does, and each word is zeroed as it is handed out.
 // Every 1 MiB of a generator's output (reseedEpochs refills) 32 fresh bytes
-// from crypto/rand are XORed into the key.
+// from the operating system are XORed into the key.
 //
 // The block function is math/rand/v2's (internal/chacha8rand, assembly on
 // amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
@@ -46,7 +46,7 @@ import (
 //
 // Zero is the unseeded state (refills == 0 means "reseed before the next
 // refill", and n == 0 means "refill"), so a page a forked child finds wiped
-// reseeds from crypto/rand before its first output.
+// reseeds from the operating system before its first output.
 
 // implementation is what Implementation reports on this path.
 const implementation = "purego"
@@ -87,8 +87,8 @@ type generator struct {
 	w [256]uint64
 	// i is the next word of output, n the end of it: w[i:n] is unused.
 	i, n uint32
-	// fresh receives the reseed's bytes from crypto/rand, in the page, and
-	// is zeroed once they are XORed into the key.
+	// fresh receives the reseed's bytes from the operating system, in the
+	// page, and is zeroed once they are XORed into the key.
 	fresh [4]uint64
 	// refills counts the refills left before the next reseed; 0 means
 	// reseed first, which is also the zero state's.
@@ -156,7 +156,7 @@ func (g *generator) refill() {
 	g.i, g.n = 0, epochWords
 }
 
-// reseed XORs 32 bytes from crypto/rand into g's key (into a zero key, for
+// reseed XORs 32 bytes from the operating system into g's key (into a zero key, for
 // a new or wiped generator) and restarts the reseed countdown.
 func (g *generator) reseed() {
 	raceWrite(&g.race, &g.fresh)
@@ -172,15 +172,6 @@ func (g *generator) reseed() {
 	g.refills = reseedEpochs
 }
 
-// osReader is crypto/rand.Reader as it was when the package was initialised:
-// the operating system's source (Go 1.24 and later crash the program rather
-// than return an error from it). A program may later replace
-// crypto/rand.Reader, which crypto/rand.Read then reads, and with randp's own
-// Reader, for one, reseeding through crypto/rand.Read would read randp
-// itself; reading the saved reader seeds from the OS whatever the program
-// does with crypto/rand.Reader.
-var osReader = crand.Reader
-
 // readOS fills the n bytes at p from the operating system's source, or ends
 // the process (see entropyFailed).
 func readOS(p unsafe.Pointer, n int) {
@@ -192,10 +183,9 @@ func readOS(p unsafe.Pointer, n int) {
 
 // entropyFailed ends the process with a message and exit status 2, as
 // crypto/rand does when the OS fails it: a panic could be recovered, and the
-// caller then go on without the bytes it asked for. (With Go's own
-// crypto/rand.Reader, osReader never returns an error: crypto/rand ends the
-// process itself; only a reader that replaced it before this package was
-// initialised can.)
+// caller then go on without the bytes it asked for. (Off Linux, with Go's
+// own crypto/rand.Reader, osReader never returns an error: crypto/rand ends
+// the process itself.)
 func entropyFailed(err error) {
 	os.Stderr.WriteString("randp: the operating system's entropy source failed: " + err.Error() + "\n")
 	os.Exit(2)

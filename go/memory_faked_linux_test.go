@@ -64,6 +64,7 @@ func fakedAdviceChild(role string) {
 			os.Exit(1)
 		}
 		releasePage(p)
+		forgetPool() // the next mapPage maps, and checks, a new mapping
 	}
 	if err := fakeAdvice(role != "late", role == "late-any"); err != 0 {
 		println("faked-advice: no seccomp filter:", err.Error())

@@ -34,7 +34,7 @@ func TestPagesAreWipedOnForkAndNotDumped(t *testing.T) {
 	if !flags["wf"] || !flags["dd"] {
 		t.Errorf("the page's flags %v lack wf or dd", flags)
 	}
-	if (unsafe.Slice((*byte)(p), pageSize)[pageSize-1] == 1) != flags["lo"] {
+	if pageLocked(p) != flags["lo"] {
 		t.Errorf("mlock's result and the page's flags %v disagree", flags)
 	}
 	t.Logf("page flags: %v", flags)
@@ -49,74 +49,115 @@ func TestPagesAreWipedOnForkAndNotDumped(t *testing.T) {
 	}
 }
 
-// TestPagesAreReleased checks that a page is unmapped when released, and that
-// a Buffered's page is released once the Buffered is garbage.
+// TestPagesAreReleased checks that a page is zeroed and handed out again when
+// released, and that a Buffered's page is released once no Buffered holds
+// it.
 func TestPagesAreReleased(t *testing.T) {
 	p := mapPage()
 	needPage(t, p != nil, "page") // see TestPagesAreWipedOnForkAndNotDumped
-	releasePage(p)
-	if flags := vmFlagsOf(uintptr(p)); flags["wf"] {
-		t.Fatalf("a released page is still mapped: %v", flags)
+	b := unsafe.Slice((*byte)(p), pageSize)
+	// Past the page's raceShadow, which points to its shadow in race builds.
+	for i := unsafe.Sizeof(raceShadow{}); i < pageSize; i++ {
+		b[i] = 0xA5
 	}
-	// The pages are told apart by address, in the kernel's account: the
-	// package's count of live pages also moves when the collector releases
-	// the pages of sources that earlier tests dropped.
-	pages := make(map[uintptr]bool)
+	releasePage(p)
+	for i, c := range b {
+		if c != 0 {
+			t.Fatalf("byte %d of a released page is %#x", i, c)
+		}
+	}
+	if q := mapPage(); q != p {
+		t.Fatalf("the pool handed out %p, not the page just released, %p", q, p)
+	} else {
+		releasePage(q)
+	}
+	// The pages are told apart by address: the package's count of live
+	// pages also moves when the collector releases the pages of sources
+	// that earlier tests dropped.
+	pages := make(map[unsafe.Pointer]bool)
 	srcs := make([]*Buffered, 100)
 	for i := range srcs {
 		srcs[i] = Source()
 		srcs[i].Uint64()
-		pages[uintptr(unsafe.Pointer(srcs[i].mem))] = true
-	}
-	// mapped counts the pages that are wipe-on-fork mappings.
-	mapped := func() int {
-		n := 0
-		for p := range pages {
-			if vmFlagsOf(p)["wf"] {
-				n++
-			}
-		}
-		return n
+		pages[unsafe.Pointer(srcs[i].mem)] = true
 	}
 	if len(pages) != len(srcs) {
 		t.Fatalf("100 Buffered sources in use share pages: %d distinct", len(pages))
 	}
-	if n := mapped(); n != len(pages) {
-		t.Fatalf("of the pages of 100 Buffered sources in use, %d are wipe-on-fork mappings", n)
+	for p := range pages {
+		if !vmFlagsOf(uintptr(p))["wf"] {
+			t.Fatalf("the page %p of a Buffered in use is not wipe-on-fork", p)
+		}
+	}
+	// held counts the pages that are not on the free list.
+	held := func() int {
+		pool.Lock()
+		defer pool.Unlock()
+		n := len(pages)
+		for _, p := range pool.free {
+			if pages[p] {
+				n--
+			}
+		}
+		return n
+	}
+	if n := held(); n != len(pages) {
+		t.Fatalf("of the pages of 100 Buffered sources in use, %d are held", n)
 	}
 	// Kept reachable until here: a collection during the loop would
 	// otherwise release the pages of those already made.
 	runtime.KeepAlive(srcs)
 	deadline := time.Now().Add(10 * time.Second)
-	for mapped() > 0 && time.Now().Before(deadline) {
+	for held() > 0 && time.Now().Before(deadline) {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := mapped(); n > 0 {
-		t.Fatalf("%d pages of 100 unreachable Buffered sources are still mapped", n)
+	if n := held(); n > 0 {
+		t.Fatalf("%d pages of 100 unreachable Buffered sources are not released", n)
 	}
 }
 
-// TestPagesAreLockedWhereAllowed: a page is locked with mlock where
-// RLIMIT_MEMLOCK allows (the README's "Forks, dumps and swap"), so its
-// output never reaches swap. Whether the limit allows is asked of the kernel
-// first, with a page of the test's own; TestPagesAreWipedOnForkAndNotDumped
-// only checks that mapPage's record of the lock agrees with the kernel's,
-// which a mapPage that never locks also passes.
-func TestPagesAreLockedWhereAllowed(t *testing.T) {
+// TestPagesAreLockedWithinBudget: the pool's first pages are locked with
+// mlock, up to the lock budget (the README's "Forks, dumps and swap"), so
+// their output never reaches swap, and no more: at most 1/16 of
+// RLIMIT_MEMLOCK and 1 MiB. Whether the limit allows a page at all is asked
+// of the kernel first, with a page of the test's own;
+// TestPagesAreWipedOnForkAndNotDumped only checks that the pool's record of
+// the lock agrees with the kernel's, which a pool that never locks also
+// passes.
+func TestPagesAreLockedWithinBudget(t *testing.T) {
 	b, err := syscall.Mmap(-1, 0, pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		t.Fatal(err)
 	}
 	allowed := syscall.Mlock(b) == nil
 	syscall.Munmap(b) // unlocks it
-	if !allowed {
-		t.Skip("RLIMIT_MEMLOCK leaves no room for a page: mapPage locks nothing here")
+	budget := lockBudget()
+	if !allowed || budget == 0 {
+		t.Skipf("RLIMIT_MEMLOCK leaves no room for a page (budget %d pages): the pool locks nothing here", budget)
 	}
 	p := mapPage()
 	needPage(t, p != nil, "page")
 	defer releasePage(p)
-	if flags := vmFlagsOf(uintptr(p)); !flags["lo"] || unsafe.Slice((*byte)(p), pageSize)[pageSize-1] != 1 {
-		t.Fatalf("a page is not locked (flags %v) where the test could lock one", flags)
+	pool.Lock()
+	mapped, locked := pool.mapped, make([]unsafe.Pointer, 0, len(pool.locked))
+	for q := range pool.locked {
+		locked = append(locked, q)
+	}
+	pool.Unlock()
+	if want := min(budget, mapped); len(locked) != want || lockedPages.Load() != int64(want) {
+		t.Fatalf("%d pages locked (count %d) of %d mapped; want the budget's %d", len(locked), lockedPages.Load(), mapped, want)
+	}
+	for _, q := range locked {
+		if flags := vmFlagsOf(uintptr(q)); !flags["lo"] {
+			t.Fatalf("a page the pool locked is not locked (flags %v)", flags)
+		}
+	}
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(rlimitMemlock, &rl); err != nil {
+		t.Fatal(err)
+	}
+	if bytes := uint64(budget) * pageSize; bytes > rl.Cur/16 || bytes > 1<<20 {
+		t.Fatalf("the lock budget, %d bytes, exceeds 1/16 of RLIMIT_MEMLOCK (%d) or 1 MiB", bytes, rl.Cur)
 	}
 }

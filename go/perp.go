@@ -37,7 +37,7 @@ import (
 // generator_purego.go). Uint64 and a Read of fewer than readDirectMin bytes
 // each make one pinned section: pin, take what they need if the shard holds
 // it, copy it out and zero it, unpin. Anything that may block or be handed to another
-// thread (a cgo call, reading crypto/rand) must not happen while pinned:
+// thread (a cgo call, reading the operating system) must not happen while pinned:
 // during a cgo call the P can be handed to another thread, whose goroutines
 // would then use the same shard. So such a goroutine marks the shard busy,
 // unpins, does its work, and then publishes the result; goroutines that find

@@ -33,37 +33,52 @@ import (
 // shadow.
 type raceShadow struct{ mem *[pageSize]byte }
 
-// shadows holds the shadow of every page mapped and not yet released, by
-// the page's address: the page itself holds the only other pointer to it,
-// which the collector does not see. Only mapPage and releasePage reach it
-// (which order their callers through livePages already), never an access
-// to a page, so its lock adds no order between accesses.
+// shadows holds the shadow of every page handed out and not yet released,
+// by the page's address, with the pinner that pins it: the page itself holds
+// the only other pointer to it, which the collector does not see, and cgo's
+// checks (GOEXPERIMENT=cgocheck2) allow a Go pointer in memory outside the
+// Go heap only while the object is pinned. Only mapPage and releasePage
+// reach it (which order their callers through the pool's lock already),
+// never an access to a page, so its lock adds no order between accesses.
 var (
 	shadowsMu sync.Mutex
-	shadows   = make(map[uintptr]*[pageSize]byte)
+	shadows   = make(map[uintptr]*pinnedShadow)
 )
 
-// raceMapped gives p, a page that mapPage has just mapped and zeroed, a new
+// pinnedShadow is a page's shadow and the pinner that pins it.
+type pinnedShadow struct {
+	mem *[pageSize]byte
+	pin runtime.Pinner
+}
+
+// raceMapped gives p, a page that mapPage has just handed out zeroed, a new
 // shadow, in which the detector has seen no access yet.
 func raceMapped(p unsafe.Pointer) {
-	mem := new([pageSize]byte)
+	sh := &pinnedShadow{mem: new([pageSize]byte)}
+	sh.pin.Pin(sh.mem)
 	shadowsMu.Lock()
-	shadows[uintptr(p)] = mem
+	shadows[uintptr(p)] = sh
 	shadowsMu.Unlock()
 	// SAFETY: every page's type starts with its raceShadow (checked where
 	// each type is declared). The collector does not scan the page, and
-	// shadows keeps mem alive until raceUnmapping; it does not move heap
-	// objects, so the pointer stays good that long.
-	(*raceShadow)(p).mem = mem
+	// shadows keeps the shadow alive and pinned until raceUnmapping; it does
+	// not move heap objects, so the pointer stays good that long.
+	(*raceShadow)(p).mem = sh.mem
 }
 
-// raceUnmapping is called by releasePage before it zeroes and unmaps p: it
-// announces the zeroing of the whole page and drops p's shadow.
+// raceUnmapping is called by releasePage before it zeroes p and returns it
+// to the pool: it announces the zeroing of the whole page, clears the
+// page's pointer to its shadow and drops the shadow.
 func raceUnmapping(p unsafe.Pointer) {
 	raceWrite((*raceShadow)(p), (*[pageSize]byte)(p))
+	(*raceShadow)(p).mem = nil
 	shadowsMu.Lock()
+	sh := shadows[uintptr(p)]
 	delete(shadows, uintptr(p))
 	shadowsMu.Unlock()
+	if sh != nil {
+		sh.pin.Unpin()
+	}
 }
 
 // at returns the shadow of p, which lies in r's page.

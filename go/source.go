@@ -1,6 +1,10 @@
 package randp
 
-import "runtime"
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
 
 // seedPanic is the value Seed panics with.
 const seedPanic = "randp: Seed called on a randp source, which cannot be seeded: its output is unpredictable by design"
@@ -14,20 +18,52 @@ const seedPanic = "randp: Seed called on a randp source, which cannot be seeded:
 //
 // A Buffered is not safe for concurrent use (like every math/rand source);
 // give each goroutine its own, or use the package-level functions, which are
-// safe for concurrent use. The zero value is ready to use. It must not be
-// copied after first use: the copy and the original would share one buffer,
-// and use it from two places without synchronisation. go vet's copylocks
-// check reports copies.
+// safe for concurrent use. The zero value is ready to use.
+//
+// A copy of a Buffered is a new source: however it is made (an assignment,
+// append growing a slice of structs that hold one, slices.Clone, copy), its
+// first draw finds that it is not where its buffer was given to it, and
+// gives it a buffer of its own; the original keeps its own, and the output
+// either had left is never handed out by the other. go vet's copylocks
+// check reports some copies, as it does for a sync.Mutex: assignments and
+// composite literals that copy one, by-value parameters, results and
+// receivers, and range loops over values; it does not see the copies that
+// append, copy, slices.Clone or slices.Grow make. A copy costs what a new
+// source costs, so keep a *Buffered (what Source returns) where that is no
+// trouble.
 //
 // The buffer lives outside the Go heap, in memory that a forked child finds
 // zeroed (on Linux; see the package documentation), and is zeroed and
-// released when the Buffered is garbage collected.
+// returned to the package when no Buffered holding it is reachable. The
+// package keeps at most maxSourcePages such buffers at a time (4 MiB on the
+// cgo path): a Buffered that finds none free draws through the package-level
+// functions instead, with the same guarantees, at their cost per value. For
+// a value here and there, as in a source made per request, the package-level
+// functions (Uint64, IntN, N, Read, ...) cost less than a new source, whose
+// first value pays for getting and filling a buffer.
 type Buffered struct {
 	noCopy noCopy
-	// mem is the buffer's page, mapped on first use; noBuffer where the
-	// kernel cannot wipe it in a forked child.
-	mem *bufMem
+	// self is the address of this Buffered when it was given mem: a
+	// Buffered at another address is a copy, whose first draw gives it a
+	// buffer of its own (own).
+	self *Buffered
+	// mem is the buffer, noBuffer until the first draw and where none can
+	// be kept; owner holds it: mem is released when no Buffered holds
+	// owner any more.
+	mem   *bufMem
+	owner *pageOwner
 }
+
+// pageOwner is what the cleanup that releases a Buffered's buffer is
+// attached to: every copy of a Buffered holds it, so the buffer outlives
+// them all, and a copy that gets a buffer of its own lets go of it.
+type pageOwner struct{ mem unsafe.Pointer }
+
+// maxSourcePages bounds the buffers that Buffered sources hold at a time.
+const maxSourcePages = 1024
+
+// sourcePages counts the buffers that Buffered sources hold.
+var sourcePages atomic.Int64
 
 // noCopy makes go vet's copylocks check report a copy of the struct that
 // holds it, as sync.WaitGroup's does; it is empty and its methods do nothing.
@@ -44,20 +80,40 @@ func (*noCopy) Unlock() {}
 // It is not safe for concurrent use.
 func Source() *Buffered { return new(Buffered) }
 
-// page returns s's buffer, mapping it on first use: a page released with
-// s by the garbage collector, or noBuffer where the kernel cannot wipe the
-// page in a forked child (then every value comes straight from the source).
-func (s *Buffered) page() *bufMem {
-	if s.mem == nil {
-		p := mapPage()
-		if p == nil {
-			s.mem = &noBuffer
-		} else {
-			s.mem = (*bufMem)(p)
-			runtime.AddCleanup(s, releasePage, p)
+// own returns s's buffer. A Buffered that has none (a new one) or holds
+// another's (a copy) gets one of its own first: a page from the pool,
+// released by a cleanup once no Buffered holds it, or noBuffer where the
+// kernel cannot wipe a page in a forked child or maxSourcePages are held
+// (then every value comes from the package-level functions).
+func (s *Buffered) own() *bufMem {
+	if s.self != s {
+		s.self, s.mem, s.owner = s, &noBuffer, nil
+		if p := mapSourcePage(); p != nil {
+			o := &pageOwner{p}
+			runtime.AddCleanup(o, releaseSourcePage, p)
+			s.mem, s.owner = (*bufMem)(p), o
 		}
 	}
 	return s.mem
+}
+
+// mapSourcePage returns a page for a Buffered, or nil.
+func mapSourcePage() unsafe.Pointer {
+	if sourcePages.Add(1) > maxSourcePages {
+		sourcePages.Add(-1)
+		return nil
+	}
+	p := mapPage()
+	if p == nil {
+		sourcePages.Add(-1)
+	}
+	return p
+}
+
+// releaseSourcePage releases a page from mapSourcePage.
+func releaseSourcePage(p unsafe.Pointer) {
+	releasePage(p)
+	sourcePages.Add(-1)
 }
 
 // Seed panics: a randp source cannot be seeded. It exists so that Buffered

@@ -10,8 +10,11 @@
 # linker (which fails on the cgo path and links the pure-Go one), for every
 # listed GOOS/GOARCH, under go vet, and every Go block of README.md.
 #
-#   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64; about 2.5 min)
-#   make test-go-purego  pure-Go path: vet + staticcheck, go test -race with the tag, go test with CGO_ENABLED=0
+#   make test-go         cgo path: vet + staticcheck + go test -race ./... (linux/amd64), the
+#                        package's tests with GOEXPERIMENT=cgocheck2 (cgo's full pointer checks);
+#                        about 2.5 min
+#   make test-go-purego  pure-Go path: vet + staticcheck, go test -race with the tag (and cgocheck2),
+#                        go test with CGO_ENABLED=0
 #                        (also as linux/386, run natively: 32-bit int and pointers), twice each in a
 #                        shuffled order (a test that leaves state another relies on fails), vet per platform
 #   make test-go-musl    the package's tests on the cgo path built with musl-gcc (Alpine's C library)
@@ -58,13 +61,14 @@ test-go:
 	cd $(GO_DIR) && $(GO) vet -tags randp_local ./...
 	cd $(GO_DIR) && $(GO) run $(STATICCHECK) ./...
 	cd $(GO_DIR) && $(GO) run $(STATICCHECK) -tags randp_local ./...
-	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 -shuffle=on ./...
+	cd $(GO_DIR) && GOEXPERIMENT=cgocheck2 CGO_ENABLED=1 $(GO) test -race -count=1 -shuffle=on $(GO_PKGS_NO_BUILDTEST)
+	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 -shuffle=on ./internal/buildtest
 
 test-go-purego:
 	cd $(GO_DIR) && CGO_ENABLED=0 $(GO) vet $(GO_PUREGO) ./...
 	cd $(GO_DIR) && CGO_ENABLED=0 $(GO) run $(STATICCHECK) $(GO_PUREGO) ./...
 	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) vet $(GO_PUREGO) ./...
-	cd $(GO_DIR) && CGO_ENABLED=1 $(GO) test -race -count=1 $(GO_PUREGO) $(GO_PKGS_NO_BUILDTEST)
+	cd $(GO_DIR) && GOEXPERIMENT=cgocheck2 CGO_ENABLED=1 $(GO) test -race -count=1 $(GO_PUREGO) $(GO_PKGS_NO_BUILDTEST)
 	cd $(GO_DIR) && CGO_ENABLED=0 $(GO) test -count=2 -shuffle=on $(GO_PUREGO) $(GO_PKGS_NO_BUILDTEST)
 	cd $(GO_DIR) && CGO_ENABLED=0 GOARCH=386 $(GO) test -count=2 -shuffle=on . ./cmd/...
 	@cd $(GO_DIR) && for t in $(GO_PUREGO_TARGETS); do \

@@ -1,0 +1,53 @@
+//go:build go1.26
+
+package randp
+
+import (
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"testing/cryptotest"
+)
+
+// globalRandomRole tells a re-run test binary to draw under
+// cryptotest.SetGlobalRandom.
+const globalRandomRole = "RANDP_TEST_GLOBAL_RANDOM"
+
+// TestSetGlobalRandomSeedsNothing: testing/cryptotest.SetGlobalRandom makes
+// crypto/rand deterministic for a test; it must not make randp so. Two child
+// processes each set it, with the same seed, before their first draw, and
+// draw through a new Buffered, Uint64 and Read: their values must differ (a
+// seed taken from crypto/rand would repeat them).
+func TestSetGlobalRandomSeedsNothing(t *testing.T) {
+	if os.Getenv(globalRandomRole) != "" {
+		cryptotest.SetGlobalRandom(t, 1)
+		b := make([]byte, 16)
+		Read(b)
+		fmt.Printf("global-random: %#x %#x %s\n", Source().Uint64(), Uint64(), hex.EncodeToString(b))
+		return
+	}
+	if underQemuUser() {
+		t.Skip("qemu-user (RANDP_TEST_EMULATOR) cannot start a program of the guest's architecture by itself")
+	}
+	var runs [2][]string
+	for i := range runs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSetGlobalRandomSeedsNothing$", "-test.count=1")
+		cmd.Env = append(os.Environ(), globalRandomRole+"=1")
+		out, err := cmd.CombinedOutput()
+		_, line, ok := strings.Cut(string(out), "global-random: ")
+		if err != nil || !ok {
+			t.Fatalf("child %d (%v):\n%s", i, err, out)
+		}
+		line, _, _ = strings.Cut(line, "\n")
+		runs[i] = strings.Fields(line)
+	}
+	t.Logf("%s path: %v and %v", Implementation(), runs[0], runs[1])
+	for i, what := range []string{"Source().Uint64()", "Uint64()", "Read(16 bytes)"} {
+		if runs[0][i] == runs[1][i] {
+			t.Errorf("%s gave %s in both processes under SetGlobalRandom", what, runs[0][i])
+		}
+	}
+}
