@@ -110,7 +110,7 @@ pub use rng::Randp;
 /// and its NULL-buffer check); not part of the API.
 #[doc(hidden)]
 pub fn __abort_with_message(msg: &[u8]) -> ! {
-    entropy::fatal(msg)
+    os::fatal(msg)
 }
 
 /// The generator core with a chosen buffer size and reseed interval, the

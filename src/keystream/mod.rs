@@ -118,7 +118,7 @@ impl Backend {
     /// Every backend, fastest first.
     pub const ALL: [Backend; 4] = [Backend::Vaes512, Backend::Vaes256, Backend::AesNi, Backend::Portable];
 
-    /// The backend's name, as [`crate::keystream_backend`] reports it.
+    /// The backend's name, as the crate's `keystream_backend` reports it.
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Vaes512 => "vaes512",
@@ -454,7 +454,7 @@ fn zero_vector_registers() {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn unreachable_backend() -> ! {
-    crate::entropy::fatal(b"randp: an x86_64 keystream backend was selected on another architecture; aborting\n")
+    crate::os::fatal(b"randp: an x86_64 keystream backend was selected on another architecture; aborting\n")
 }
 
 #[cfg(test)]

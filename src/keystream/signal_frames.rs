@@ -45,7 +45,7 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
     // With valid arguments only a seccomp filter makes it fail: running the
     // kernel anyway would leave keys in the frames of the signals it let in.
     if blocked != 0 {
-        crate::entropy::fatal(b"randp: rt_sigprocmask failed, so signals cannot be blocked around a keystream call; aborting rather than leave keys in signal frames\n");
+        crate::os::fatal(b"randp: rt_sigprocmask failed, so signals cannot be blocked around a keystream call; aborting rather than leave keys in signal frames\n");
     }
     let r = f();
     // SAFETY: as above; restores the mask read above.
@@ -59,9 +59,7 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
         )
     };
     if restored != 0 {
-        crate::entropy::fatal(
-            b"randp: rt_sigprocmask failed to restore the signal mask after a keystream call; aborting\n",
-        );
+        crate::os::fatal(b"randp: rt_sigprocmask failed to restore the signal mask after a keystream call; aborting\n");
     }
     r
 }
