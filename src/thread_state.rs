@@ -143,7 +143,7 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
         // wiped: its words may say that a refill wrote a buffer the kernel
         // zeroed. The mark stays on until the state is wiped, so that a
         // signal handler that interrupts the wipe reads the OS instead.
-        forked_during_call(&state.generator);
+        wipe_state_zeroed_during_call(&state.generator);
     }
     compiler_fence(SeqCst);
     slot.store(p, Relaxed);
@@ -249,11 +249,14 @@ fn attach_extension(state: &'static ThreadState) {
     unsafe { state.generator.attach_extension(len) };
 }
 
-/// Throws away a state that the kernel wiped under a running call, so that
-/// it reseeds.
+/// Wipes the generator of a state that the kernel zeroed under a running
+/// call (a signal handler forked and this is the child, or the page was
+/// dropped): what the call produced is thrown away by the caller, and the
+/// half-zeroed state, its extension's unread bytes included, is zeroed
+/// whole, so that it reseeds before its next output.
 #[cold]
 #[inline(never)]
-fn forked_during_call(generator: &ThreadGenerator) {
+fn wipe_state_zeroed_during_call(generator: &ThreadGenerator) {
     generator.wipe();
 }
 
