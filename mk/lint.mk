@@ -6,6 +6,7 @@
 #   make test-doc        rustdoc of both packages, private items included, warnings
 #                        (broken links) denied
 #   make test-readme-refs every path, link, make target, test function and Go test the user-facing documents cite exists, and none cites an issue number or a path outside the repository
+#   make test-layers     the crate's modules form layers with no circle (scripts/check-layers.sh)
 #
 # clippy runs once per package: with --workspace --all-features, cargo would
 # unify randp's `internals` feature (which allocates) into the C library,
@@ -15,8 +16,8 @@
 CLIPPY_OTHER_TARGETS := aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
 	x86_64-pc-windows-gnu
 
-.PHONY: test-fmt test-clippy test-doc test-readme-refs
-TEST_TARGETS += test-fmt test-clippy test-doc test-readme-refs
+.PHONY: test-fmt test-clippy test-doc test-readme-refs test-layers
+TEST_TARGETS += test-fmt test-clippy test-doc test-readme-refs test-layers
 
 test-fmt:
 	$(CARGO) fmt --all --check
@@ -56,3 +57,14 @@ test-readme-refs:
 		if scripts/check-readme-refs.sh build/readme-refs-control.md 2>/dev/null; then \
 			echo "test-readme-refs: the control citing $$c passed" >&2; exit 1; fi; done
 	@echo "test-readme-refs: each control (a missing file, test, link and target, an issue, a path outside) fails, as it must"
+
+# The check, and a control: a copy of src/ in which the OS layer names the
+# per-thread bookkeeping above it must fail it.
+test-layers:
+	scripts/check-layers.sh src
+	@rm -rf build/layers-control && mkdir -p build/layers-control
+	@cp -R src build/layers-control/src
+	@echo '// Calls [`crate::thread_state::thread_exit`].' >>build/layers-control/src/os/mod.rs
+	@if scripts/check-layers.sh build/layers-control/src >/dev/null 2>&1; then \
+		echo "test-layers: the check accepted os/ naming thread_state" >&2; exit 1; \
+	else echo "test-layers: the check rejects os/ naming thread_state, as it must"; fi

@@ -1,10 +1,13 @@
-//! The operating system's entropy source, and the one way randp gives up.
+//! The operating system's entropy source, with randp's policy for its
+//! failure: the process ends.
 //!
 //! Entropy comes only from the OS's preferred source (`os`: the getrandom(2)
-//! system call on Linux, ProcessPrng on Windows). If it fails, the process is
-//! aborted with a message on stderr: randp never outputs bytes it could not
-//! seed and has no weaker fallback.
+//! system call on Linux, ProcessPrng on Windows), which reports a failure as
+//! an error. This module is the one place that turns it into an abort, with
+//! a message on stderr: randp never outputs bytes it could not seed and has
+//! no weaker fallback.
 
+use crate::os;
 use core::fmt::Write;
 
 /// Fills the `len` bytes at `dst` from the OS, aborting the process if the OS
@@ -14,7 +17,9 @@ use core::fmt::Write;
 /// `dst` is valid for writes of `len` bytes.
 pub(crate) unsafe fn os_fill_raw(dst: *mut u8, len: usize) {
     // SAFETY: forwarded from the caller.
-    unsafe { crate::os::fill_entropy(dst, len) }
+    if let Err(e) = unsafe { os::fill_entropy(dst, len) } {
+        entropy_failed(e);
+    }
 }
 
 /// Fills `dst` from the OS, aborting the process if the OS cannot supply the
@@ -24,24 +29,15 @@ pub(crate) fn os_fill(dst: &mut [u8]) {
     unsafe { os_fill_raw(dst.as_mut_ptr(), dst.len()) }
 }
 
-/// Aborts the process with the entropy failure message; `detail` names the
+/// Aborts the process with the entropy failure message, which names the
 /// call and its error (`getrandom: errno 1`).
 #[cold]
 #[inline(never)]
-pub(crate) fn entropy_failed(detail: core::fmt::Arguments<'_>) -> ! {
+fn entropy_failed(e: os::EntropyError) -> ! {
     let mut msg = StackMessage::new();
     // An overlong message is cut short, never dropped.
-    let _ =
-        writeln!(msg, "randp: the OS entropy source failed ({detail}); aborting rather than output predictable bytes");
-    fatal(msg.as_bytes())
-}
-
-/// Writes `msg` to stderr and aborts the process.
-///
-/// Allocates nothing and takes no lock, so it is safe on any path,
-/// including a signal handler and a thread being torn down.
-pub(crate) fn fatal(msg: &[u8]) -> ! {
-    crate::os::write_stderr_and_abort(msg)
+    let _ = writeln!(msg, "randp: the OS entropy source failed ({e}); aborting rather than output predictable bytes");
+    os::fatal(msg.as_bytes())
 }
 
 /// A message formatted on the stack, cut at its capacity.

@@ -112,7 +112,7 @@ pub use rng::Randp;
 /// and its NULL-buffer check); not part of the API.
 #[doc(hidden)]
 pub fn __abort_with_message(msg: &[u8]) -> ! {
-    entropy::fatal(msg)
+    os::fatal(msg)
 }
 
 /// The generator core with a chosen buffer size and reseed interval, the
@@ -175,7 +175,7 @@ pub mod internals {
         let mut ks = alloc::boxed::Box::new(crate::keystream::Schedule::zero());
         // SAFETY: `ks` is a valid zeroed schedule, `key` 32 readable bytes,
         // and the CPU runs the AES-NI backend.
-        unsafe { crate::keystream::mix_with(Backend::AesNi, &mut *ks, key) };
+        unsafe { crate::keystream::xor_seed_into_key_with(Backend::AesNi, &mut *ks, key) };
         Some(*ks.current())
     }
 
@@ -198,8 +198,8 @@ pub mod internals {
     }
 
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key
-    /// from the OS on the process's backend, the key rotated at every call as
-    /// a refill rotates it.
+    /// from the OS on the process's backend, rekeyed at every call as a
+    /// refill rekeys.
     pub struct Keystream(alloc::boxed::Box<crate::keystream::Schedule>);
 
     impl Keystream {
@@ -210,17 +210,17 @@ pub mod internals {
             let mut seed = [0u8; 32];
             crate::entropy::os_fill(&mut seed);
             // SAFETY: `ks` is a valid (zeroed) schedule and `seed` 32 readable bytes.
-            unsafe { crate::keystream::mix(&mut *ks, &seed) };
+            unsafe { crate::keystream::xor_seed_into_key(&mut *ks, &seed) };
             zeroize::Zeroize::zeroize(&mut seed);
             Keystream(ks)
         }
 
         /// Fills the whole 16-byte blocks of `out` with keystream (a tail
-        /// shorter than a block is left alone) and rotates the key.
+        /// shorter than a block is left alone) and rekeys.
         pub fn fill(&mut self, out: &mut [u8]) {
             // SAFETY: the schedule is this value's own; `out` holds at least
             // `16 * (len / 16)` writable bytes and does not overlap it.
-            unsafe { crate::keystream::rotate(&mut *self.0, out.as_mut_ptr(), out.len() / 16) };
+            unsafe { crate::keystream::write_and_rekey(&mut *self.0, out.as_mut_ptr(), out.len() / 16) };
         }
     }
 

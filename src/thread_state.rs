@@ -5,8 +5,9 @@
 //! or MADV_WIPEONFORK, so a forked child finds it zeroed, and a zeroed
 //! generator reseeds before its first output). The thread-local pointer to
 //! it is the OS module's thread-local word. A thread's state is zeroed and
-//! released when the thread exits ([`thread_exit`], which the OS module
-//! arranges: a pthread key destructor on Linux, a TLS callback on Windows).
+//! released when the thread exits ([`thread_exit`], the hook this module
+//! gives the OS module, which runs it from a pthread key destructor on
+//! Linux, a TLS callback on Windows).
 //!
 //! Re-entry from a signal handler on the same thread is marked in the
 //! thread-local word itself (its low bit, beside the page-aligned pointer),
@@ -75,7 +76,7 @@ const _: () = assert!(
 /// `BUSY` is added while a call uses it.
 const BUSY: usize = 1;
 const MAPPING: usize = 2; // this thread is mapping its state (a handler that interrupts it reads the OS)
-const EXITING: usize = 4; // the state was released at thread exit: later draws read the OS
+const EXITING: usize = os::SLOT_EXITED; // the state was released at thread exit: later draws read the OS
 const PAGE_MASK: usize = STATE_LEN - 1;
 
 const _: () = assert!(align_of::<ThreadState>() <= STATE_LEN && MAPPING | EXITING | BUSY < PAGE_MASK);
@@ -86,9 +87,10 @@ fn is_idle_state(p: usize) -> bool {
     p & PAGE_MASK == 0 && p != 0
 }
 
-/// Zeroes and releases an exiting thread's state: `p` is the state the OS
-/// module was asked to release ([`os::release_at_thread_exit`]), or 0 to
-/// release the one this thread's word holds. Draws made later on this
+/// Zeroes and releases an exiting thread's state: the hook given to
+/// [`os::release_at_thread_exit`], which the OS module runs when the thread
+/// exits. `p` is the state it was asked to release, or 0 to release the one
+/// this thread's word holds. Draws made later on this
 /// thread (by other destructors or callbacks) read the OS, so no state is
 /// mapped after the thread's last release (it would never be released).
 ///
@@ -110,7 +112,7 @@ pub(crate) fn thread_exit(p: usize) {
 
 /// Whether this thread's state was released at thread exit (for the tests).
 #[cfg(all(test, target_os = "linux"))]
-pub(crate) fn exited() -> bool {
+fn exited() -> bool {
     slot().load(Relaxed) == EXITING
 }
 
@@ -141,7 +143,7 @@ pub(crate) fn with_generator<R>(f: impl FnOnce(&ThreadGenerator) -> R) -> Option
         // wiped: its words may say that a refill wrote a buffer the kernel
         // zeroed. The mark stays on until the state is wiped, so that a
         // signal handler that interrupts the wipe reads the OS instead.
-        forked_during_call(&state.generator);
+        wipe_state_zeroed_during_call(&state.generator);
     }
     compiler_fence(SeqCst);
     slot.store(p, Relaxed);
@@ -247,11 +249,14 @@ fn attach_extension(state: &'static ThreadState) {
     unsafe { state.generator.attach_extension(len) };
 }
 
-/// Throws away a state that the kernel wiped under a running call, so that
-/// it reseeds.
+/// Wipes the generator of a state that the kernel zeroed under a running
+/// call (a signal handler forked and this is the child, or the page was
+/// dropped): what the call produced is thrown away by the caller, and the
+/// half-zeroed state, its extension's unread bytes included, is zeroed
+/// whole, so that it reseeds before its next output.
 #[cold]
 #[inline(never)]
-fn forked_during_call(generator: &ThreadGenerator) {
+fn wipe_state_zeroed_during_call(generator: &ThreadGenerator) {
     generator.wipe();
 }
 
@@ -275,7 +280,7 @@ fn acquire(slot: &AtomicUsize, p: usize) -> Option<usize> {
     }
     compiler_fence(SeqCst);
     let state = os::map::<ThreadState>().and_then(|p| {
-        if !os::release_at_thread_exit(p.cast()) {
+        if !os::release_at_thread_exit(p.cast(), thread_exit) {
             // No release at exit could be arranged: use the OS instead.
             // SAFETY: `p` was just mapped and never handed out.
             unsafe { os::unmap(p) };
@@ -350,7 +355,9 @@ mod tests {
         let nested = with_generator(|_| with_generator(|_| ()));
         assert_eq!(nested, Some(None), "a call inside a call must go to the OS");
         assert!(with_generator(|_| ()).is_some(), "the flag is cleared afterwards");
-        let _ = crate::u64(); // the buffer now holds bytes
+        // SAFETY: 8 writable bytes outside the state.
+        let filled = with_generator(|g| unsafe { g.fill([0u8; 8].as_mut_ptr(), 8) });
+        assert!(filled.is_some(), "the buffer now holds bytes");
         assert_eq!(with_generator(|_| take::<8>()), Some(None), "the fast path refuses a call inside a call");
         assert!(take::<8>().is_some(), "and serves once the outer call has ended");
         assert!(with_generator(|_| ()).is_some(), "leaving the flag cleared");
@@ -359,5 +366,52 @@ mod tests {
     #[test]
     fn the_state_fits_one_page() {
         assert!(size_of::<ThreadState>() <= 4096);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn draws_after_release_read_the_os_and_map_nothing() {
+        if !crate::os::userspace_state_expected() {
+            return; // no userspace state to release under qemu-user
+        }
+        std::thread::spawn(|| {
+            assert!(uses_generator());
+            assert!(os::release_as_at_exit(), "the release key holds this thread's state");
+            assert!(exited());
+            assert!(!uses_generator(), "after release the thread reads the OS");
+            assert!(exited(), "no new state was mapped");
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn states_are_released_when_threads_exit() {
+        // The state's address, and whether it is still committed after the
+        // thread has exited.
+        let p = std::thread::spawn(|| {
+            assert!(uses_generator());
+            slot().load(Relaxed)
+        })
+        .join()
+        .unwrap();
+        assert!(p != 0 && p % STATE_LEN == 0, "the thread had a state ({p:#x})");
+        assert!(!committed(p), "the state page was not released at thread exit");
+        assert!(uses_generator());
+        assert!(committed(slot().load(Relaxed) & !(STATE_LEN - 1)), "this thread's own state is committed");
+    }
+
+    /// Whether the page at `p` is committed memory.
+    #[cfg(windows)]
+    fn committed(p: usize) -> bool {
+        use windows_sys::Win32::System::Memory::{MEM_COMMIT, MEMORY_BASIC_INFORMATION, VirtualQuery};
+        // SAFETY: MEMORY_BASIC_INFORMATION is plain data; VirtualQuery fills it
+        // for any address.
+        let mut info: MEMORY_BASIC_INFORMATION = unsafe { core::mem::zeroed() };
+        // SAFETY: `info` is a valid out-pointer of the size given.
+        let n =
+            unsafe { VirtualQuery(p as *const core::ffi::c_void, &mut info, size_of::<MEMORY_BASIC_INFORMATION>()) };
+        n != 0 && info.State == MEM_COMMIT
     }
 }

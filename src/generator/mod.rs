@@ -63,6 +63,19 @@ const fn handed_out(n: usize) -> u64 {
     ((n as u64) << 32).wrapping_sub(n as u64)
 }
 
+/// The bytes of a generator's buffer not yet handed out, as one load of its
+/// counts word gives them.
+struct Unread {
+    /// The counts word as loaded: what handing out `n` of the bytes adds
+    /// [`handed_out`] to.
+    word: u64,
+    /// How many there are.
+    len: usize,
+    /// Where they start: `len` bytes from here lie inside what the last
+    /// refill wrote (the buffer and its extension).
+    start: *mut u8,
+}
+
 /// AES-256-CTR with fast key erasure over a buffer of `BLOCKS` blocks,
 /// reseeded from the OS every `RESEED` bytes of output.
 ///
@@ -176,10 +189,10 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         self.live.load(Relaxed) == 1
     }
 
-    /// The unread bytes: the counts word, their number and where they
-    /// start, or `None` when fewer than `want` are left.
+    /// The unread bytes ([`Unread`]), or `None` when fewer than `want` are
+    /// left.
     #[inline(always)]
-    fn unread(&self, want: usize) -> Option<(u64, usize, *mut u8)> {
+    fn unread(&self, want: usize) -> Option<Unread> {
         let w = self.counts.word().load(Relaxed);
         let r = w as u32 as usize;
         if r < want {
@@ -190,7 +203,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         // it), advanced by at most its unread count, or zeroed: so the `r`
         // bytes from `next` lie inside what that refill wrote.
         let next = (w >> 32) as usize;
-        Some((w, r, self.buf().wrapping_add(next)))
+        Some(Unread { word: w, len: r, start: self.buf().wrapping_add(next) })
     }
 
     /// Takes the next `N` bytes from the buffer, zeroing them there, or
@@ -198,7 +211,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     /// slow path through [`Self::fill`]).
     #[inline(always)]
     pub(crate) fn take<const N: usize>(&self) -> Option<[u8; N]> {
-        let (w, _, src) = self.unread(N)?;
+        let Unread { word: w, start: src, .. } = self.unread(N)?;
         // SAFETY: `unread` gives at least `N` bytes from `src`, inside the
         // buffer and its extension.
         let out = unsafe {
@@ -223,7 +236,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         if len >= Self::DIRECT {
             return false;
         }
-        let Some((w, _, src)) = self.unread(len) else { return false };
+        let Some(Unread { word: w, start: src, .. }) = self.unread(len) else { return false };
         // SAFETY: as in `take`, the `len` bytes from `src` lie inside the
         // buffer and its extension; the caller guarantees `dst`.
         unsafe { keystream::move_out(src, dst, len) };
@@ -250,10 +263,10 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
                 let mut blocks = len / BLOCK_LEN;
                 while blocks > 0 {
                     // Up to the rest of the reseed interval, or a whole one
-                    // after the reseed that `rotate` will then make.
+                    // after the reseed that `write_and_rekey` will then make.
                     let budget = (self.until_reseed.load(Relaxed) / BLOCK_LEN).min(RESEED / BLOCK_LEN);
                     let chunk = blocks.min(if budget > 0 { budget } else { RESEED / BLOCK_LEN });
-                    self.rotate(dst.add(done), chunk);
+                    self.write_and_rekey(dst.add(done), chunk);
                     done += chunk * BLOCK_LEN;
                     blocks -= chunk;
                 }
@@ -274,7 +287,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     /// # Safety
     /// As for [`Self::fill`].
     unsafe fn take_into(&self, dst: *mut u8, len: usize) -> usize {
-        let Some((w, r, src)) = self.unread(0) else { return 0 };
+        let Some(Unread { word: w, len: r, start: src }) = self.unread(0) else { return 0 };
         let n = r.min(len);
         // SAFETY: `unread` gives `r >= n` bytes from `src`, inside the buffer
         // and its extension; `dst` holds at least `n` bytes and does not
@@ -291,7 +304,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         // SAFETY: the buffer holds BLOCKS blocks, and an attached extension
         // (whole blocks) follows it; `len` is at most the reseed interval
         // (`attach_extension`).
-        unsafe { self.rotate(self.buf(), len / BLOCK_LEN) };
+        unsafe { self.write_and_rekey(self.buf(), len / BLOCK_LEN) };
         self.counts.word().store(counts(0, len), Relaxed);
         self.filled.store(1, Relaxed);
     }
@@ -389,12 +402,13 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
     }
 
     /// Writes `nblocks <= RESEED / 16` blocks of keystream to `out` and
-    /// rotates the key, reseeding first if the interval is used up.
+    /// rekeys ([`keystream::write_and_rekey`]), reseeding first if the
+    /// interval is used up.
     ///
     /// # Safety
     /// `out` is valid for writes of `16 * nblocks` bytes and does not overlap
     /// the key schedule.
-    unsafe fn rotate(&self, out: *mut u8, nblocks: usize) {
+    unsafe fn write_and_rekey(&self, out: *mut u8, nblocks: usize) {
         let bytes = nblocks * BLOCK_LEN;
         debug_assert!(bytes <= RESEED);
         let mut left = self.until_reseed.load(Relaxed);
@@ -405,19 +419,20 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         // SAFETY: the schedule belongs to this generator and was made by the
         // process's backend (or is the zeroed one just reseeded); `out` is
         // the caller's.
-        unsafe { keystream::rotate(self.schedule.get(), out, nblocks) };
+        unsafe { keystream::write_and_rekey(self.schedule.get(), out, nblocks) };
         self.until_reseed.store(left - bytes, Relaxed);
     }
 
-    /// Mixes 32 fresh bytes from the OS into the key. The OS writes them
-    /// straight into the state, never onto the stack.
+    /// XORs 32 fresh bytes from the OS into the key
+    /// ([`keystream::xor_seed_into_key`]). The OS writes them straight into
+    /// the state, never onto the stack.
     fn reseed(&self) {
         let seed = self.seed.get();
         // SAFETY: `seed` is this generator's 32-byte field; the schedule is
         // its own and valid (a zeroed one included).
         unsafe {
             entropy::os_fill_raw(seed.cast(), 32);
-            keystream::mix(self.schedule.get(), seed);
+            keystream::xor_seed_into_key(self.schedule.get(), seed);
             zeroize::Zeroize::zeroize(&mut *seed);
         }
     }

@@ -19,7 +19,7 @@ fn zeroed() -> Box<Small> {
 fn keyed(key: [u8; 32]) -> Box<Small> {
     let g = zeroed();
     // SAFETY: mixing into the zeroed schedule makes `key` the key.
-    unsafe { keystream::mix(g.schedule.get(), &key) };
+    unsafe { keystream::xor_seed_into_key(g.schedule.get(), &key) };
     g.until_reseed.store(usize::MAX / 2, Relaxed);
     g
 }
@@ -266,7 +266,7 @@ fn extended(key: [u8; 32]) -> Box<Extended> {
     // SAFETY: all-zero is a valid generator and valid bytes.
     let x = unsafe { Box::<Extended>::new_zeroed().assume_init() };
     // SAFETY: mixing into the zeroed schedule makes `key` the key.
-    unsafe { keystream::mix(x.g.schedule.get(), &key) };
+    unsafe { keystream::xor_seed_into_key(x.g.schedule.get(), &key) };
     x.g.until_reseed.store(usize::MAX / 2, Relaxed);
     x
 }

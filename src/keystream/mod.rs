@@ -1,9 +1,10 @@
 //! The keystream engine: AES-256 in counter mode with fast key erasure.
 //!
 //! A key lives in a thread's state as its AES-256 key schedule ([`Schedule`]).
-//! [`rotate`] runs counter mode from counter zero under it: blocks 0 and 1
-//! become the next key, which is expanded over the old schedule in place, and
-//! blocks 2, 3, … go to the caller. A key is therefore used for exactly one
+//! [`write_and_rekey`] runs counter mode from counter zero under it: blocks 0
+//! and 1 become the next key, which is expanded over the old schedule in
+//! place, and blocks 2, 3, … go to the caller; [`xor_seed_into_key`] XORs a
+//! reseed's fresh bytes into the key. A key is therefore used for exactly one
 //! call, and whoever later reads the state learns the next key, never one that
 //! produced past output.
 //!
@@ -118,7 +119,7 @@ impl Backend {
     /// Every backend, fastest first.
     pub const ALL: [Backend; 4] = [Backend::Vaes512, Backend::Vaes256, Backend::AesNi, Backend::Portable];
 
-    /// The backend's name, as [`crate::keystream_backend`] reports it.
+    /// The backend's name, as the crate's `keystream_backend` reports it.
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Vaes512 => "vaes512",
@@ -219,28 +220,29 @@ pub(crate) fn force(b: Backend) -> bool {
 }
 
 /// Writes `nblocks` blocks of keystream under the key in `ks` (counters 2,
-/// 3, …) to `out`, then replaces `ks` by the schedule of the key made of
-/// blocks 0 and 1.
+/// 3, …) to `out`, then rekeys: replaces `ks` by the schedule of the key
+/// made of blocks 0 and 1, so that the key that made the output is gone.
 ///
 /// # Safety
 /// `ks` is valid for reads and writes and holds a schedule made by this
 /// process's backend; `out` is valid for writes of `16 * nblocks` bytes and
 /// does not overlap `ks`.
 #[inline]
-pub(crate) unsafe fn rotate(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
+pub(crate) unsafe fn write_and_rekey(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     // SAFETY: forwarded from the caller; `backend()` is supported by this CPU.
-    unsafe { rotate_with(backend(), ks, out, nblocks) }
+    unsafe { write_and_rekey_with(backend(), ks, out, nblocks) }
 }
 
-/// XORs the 32 bytes at `seed` into the key in `ks` and re-expands the
-/// schedule. On an all-zero schedule (unseeded) the key becomes `seed`.
+/// XORs the 32 bytes at `seed` (a reseed's fresh bytes) into the key in
+/// `ks` and re-expands the schedule. On an all-zero schedule (unseeded) the
+/// key becomes `seed`. Writes no keystream.
 ///
 /// # Safety
-/// As for [`rotate`]; `seed` is valid for reads of 32 bytes.
+/// As for [`write_and_rekey`]; `seed` is valid for reads of 32 bytes.
 #[inline]
-pub(crate) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
+pub(crate) unsafe fn xor_seed_into_key(ks: *mut Schedule, seed: *const [u8; 32]) {
     // SAFETY: forwarded from the caller.
-    unsafe { mix_with(backend(), ks, seed) }
+    unsafe { xor_seed_into_key_with(backend(), ks, seed) }
 }
 
 /// The longest move that [`move_out`] makes inline, in 16-byte words,
@@ -326,45 +328,45 @@ unsafe fn move_out_long(src: *mut u8, dst: *mut u8, n: usize) {
 #[cfg(target_arch = "aarch64")]
 use aarch64::move_out_long;
 
-/// [`rotate`] on a given backend.
+/// [`write_and_rekey`] on a given backend.
 ///
 /// # Safety
-/// As for [`rotate`], and `b.supported()`.
-pub(crate) unsafe fn rotate_with(b: Backend, ks: *mut Schedule, out: *mut u8, nblocks: usize) {
+/// As for [`write_and_rekey`], and `b.supported()`.
+pub(crate) unsafe fn write_and_rekey_with(b: Backend, ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     debug_assert!(b.supported());
     // SAFETY: the caller guarantees the pointers and that the CPU runs `b`.
     unsafe {
         match b {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes512 => signal_frames::rotate(x86_vaes512::keystream, ks, out, nblocks),
+            Backend::Vaes512 => signal_frames::write_and_rekey(x86_vaes512::keystream, ks, out, nblocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes256 => signal_frames::rotate(x86_vaes256::keystream, ks, out, nblocks),
+            Backend::Vaes256 => signal_frames::write_and_rekey(x86_vaes256::keystream, ks, out, nblocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNi => signal_frames::rotate(x86_aesni::keystream, ks, out, nblocks),
+            Backend::AesNi => signal_frames::write_and_rekey(x86_aesni::keystream, ks, out, nblocks),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
             Backend::Portable => signal_frames::portable(out, nblocks * BLOCK_LEN, || {
-                portable::rotate(ks, out, nblocks);
+                portable::write_and_rekey(ks, out, nblocks);
                 zero_vector_registers();
             }),
         }
     }
 }
 
-/// [`mix`] on a given backend.
+/// [`xor_seed_into_key`] on a given backend.
 ///
 /// # Safety
-/// As for [`mix`], and `b.supported()`.
-pub(crate) unsafe fn mix_with(b: Backend, ks: *mut Schedule, seed: *const [u8; 32]) {
+/// As for [`xor_seed_into_key`], and `b.supported()`.
+pub(crate) unsafe fn xor_seed_into_key_with(b: Backend, ks: *mut Schedule, seed: *const [u8; 32]) {
     // SAFETY: the caller guarantees the pointers and that the CPU runs `b`.
     unsafe {
         match b {
             #[cfg(target_arch = "x86_64")]
-            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => signal_frames::mix(ks, seed),
+            Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => signal_frames::xor_seed_into_key(ks, seed),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
             Backend::Portable => signal_frames::portable(core::ptr::null_mut(), 0, || {
-                portable::mix(ks, seed);
+                portable::xor_seed_into_key(ks, seed);
                 zero_vector_registers();
             }),
         }
@@ -450,7 +452,7 @@ fn zero_vector_registers() {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn unreachable_backend() -> ! {
-    crate::entropy::fatal(b"randp: an x86_64 keystream backend was selected on another architecture; aborting\n")
+    crate::os::fatal(b"randp: an x86_64 keystream backend was selected on another architecture; aborting\n")
 }
 
 #[cfg(test)]

@@ -20,18 +20,18 @@ type Aes256Ctr = ctr::Ctr128BE<Aes256>;
 /// below the wiped region (`tests/key_erasure.rs`).
 const WIPE_LEN: usize = if cfg!(debug_assertions) { 32 * 1024 } else { 16 * 1024 };
 
-/// See [`super::rotate`].
+/// See [`super::write_and_rekey`].
 ///
 /// # Safety
-/// As for [`super::rotate`].
-pub(super) unsafe fn rotate(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
+/// As for [`super::write_and_rekey`].
+pub(super) unsafe fn write_and_rekey(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     // SAFETY: forwarded from the caller.
-    unsafe { rotate_inner(ks, out, nblocks) };
+    unsafe { write_and_rekey_inner(ks, out, nblocks) };
     wipe_stack();
 }
 
 #[inline(never)]
-unsafe fn rotate_inner(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
+unsafe fn write_and_rekey_inner(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     // SAFETY: the caller guarantees `ks` is valid and `out` holds
     // `16 * nblocks` writable bytes not overlapping it; the key is round keys
     // 0 and 1 of the current half, its first 32 bytes.
@@ -46,18 +46,18 @@ unsafe fn rotate_inner(ks: *mut Schedule, out: *mut u8, nblocks: usize) {
     cipher.write_keystream(out);
 }
 
-/// See [`super::mix`].
+/// See [`super::xor_seed_into_key`].
 ///
 /// # Safety
-/// As for [`super::mix`].
-pub(super) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
+/// As for [`super::xor_seed_into_key`].
+pub(super) unsafe fn xor_seed_into_key(ks: *mut Schedule, seed: *const [u8; 32]) {
     // SAFETY: forwarded from the caller.
-    unsafe { mix_inner(ks, seed) };
+    unsafe { xor_seed_into_key_inner(ks, seed) };
     wipe_stack();
 }
 
 #[inline(never)]
-unsafe fn mix_inner(ks: *mut Schedule, seed: *const [u8; 32]) {
+unsafe fn xor_seed_into_key_inner(ks: *mut Schedule, seed: *const [u8; 32]) {
     // SAFETY: the caller guarantees both pointers; they do not overlap. The
     // key is the first 32 bytes of the current half.
     let (key, seed) = unsafe { (&mut *Schedule::halves(ks).1.cast::<[u8; 32]>(), &*seed) };

@@ -45,7 +45,7 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
     // With valid arguments only a seccomp filter makes it fail: running the
     // kernel anyway would leave keys in the frames of the signals it let in.
     if blocked != 0 {
-        crate::entropy::fatal(b"randp: rt_sigprocmask failed, so signals cannot be blocked around a keystream call; aborting rather than leave keys in signal frames\n");
+        crate::os::fatal(b"randp: rt_sigprocmask failed, so signals cannot be blocked around a keystream call; aborting rather than leave keys in signal frames\n");
     }
     let r = f();
     // SAFETY: as above; restores the mask read above.
@@ -59,9 +59,7 @@ pub(super) fn blocked<R>(f: impl FnOnce() -> R) -> R {
         )
     };
     if restored != 0 {
-        crate::entropy::fatal(
-            b"randp: rt_sigprocmask failed to restore the signal mask after a keystream call; aborting\n",
-        );
+        crate::os::fatal(b"randp: rt_sigprocmask failed to restore the signal mask after a keystream call; aborting\n");
     }
     r
 }
@@ -129,7 +127,7 @@ pub(super) unsafe fn portable<R>(out: *mut u8, len: usize, f: impl FnOnce() -> R
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86_64::{mix, rotate};
+pub(super) use x86_64::{write_and_rekey, xor_seed_into_key};
 
 /// How this thread's keystream calls on `backend` keep keys out of signal
 /// frames: `"rseq"`, `"blocked signals"`, or `"off"` (the tests' control).
@@ -158,11 +156,11 @@ mod x86_64 {
     const FIRST: u64 = 2;
 
     /// Writes `n` blocks of keystream to `out` with kernel `k` and makes the
-    /// key of blocks 0 and 1 the schedule's (see `super::super::rotate`).
+    /// key of blocks 0 and 1 the schedule's (`super::super::write_and_rekey`).
     ///
     /// # Safety
-    /// As for `super::super::rotate`; `k` runs on this CPU.
-    pub(in super::super) unsafe fn rotate(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
+    /// As for `super::super::write_and_rekey`; `k` runs on this CPU.
+    pub(in super::super) unsafe fn write_and_rekey(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
         // SAFETY: forwarded from the caller.
         unsafe { run(k, ks, out, n) }
     }
@@ -170,8 +168,8 @@ mod x86_64 {
     /// XORs the 32 bytes at `seed` into the key and re-expands the schedule.
     ///
     /// # Safety
-    /// As for `super::super::mix`; the CPU has AES-NI.
-    pub(in super::super) unsafe fn mix(ks: *mut Schedule, seed: *const [u8; 32]) {
+    /// As for `super::super::xor_seed_into_key`; the CPU has AES-NI.
+    pub(in super::super) unsafe fn xor_seed_into_key(ks: *mut Schedule, seed: *const [u8; 32]) {
         // SAFETY: forwarded from the caller; `mix_expand` only reads `seed`
         // and ignores the block count.
         unsafe { run(mix_expand, ks, seed.cast::<u8>().cast_mut(), 0) }
@@ -182,7 +180,7 @@ mod x86_64 {
     /// frames: as a restartable sequence, or with signals blocked.
     ///
     /// # Safety
-    /// As for `rotate`.
+    /// As for `write_and_rekey`.
     #[inline(always)]
     unsafe fn run(k: Kernel, ks: *mut Schedule, out: *mut u8, n: usize) {
         let cs = rseq_cs();

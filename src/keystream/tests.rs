@@ -26,12 +26,13 @@ fn random_key() -> [u8; 32] {
     k
 }
 
-/// A schedule for `key` made by backend `b` (through `mix` on a zeroed one).
+/// A schedule for `key` made by backend `b` (`xor_seed_into_key` on a
+/// zeroed one).
 fn schedule(b: Backend, key: &[u8; 32]) -> std::boxed::Box<Schedule> {
     let mut ks = std::boxed::Box::new(Schedule::zero());
     // SAFETY: `ks` is a valid schedule, `key` 32 readable bytes, and the
     // callers only pass supported backends.
-    unsafe { mix_with(b, &mut *ks, key) };
+    unsafe { xor_seed_into_key_with(b, &mut *ks, key) };
     ks
 }
 
@@ -64,7 +65,7 @@ fn every_backend_matches_aes_for_every_block_count() {
                 let mut ks = schedule(b, &key);
                 out.fill(0xa5);
                 // SAFETY: `ks` is a schedule made by `b`; `out` holds `16 * n + 64` bytes.
-                unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), n) };
+                unsafe { write_and_rekey_with(b, &mut *ks, out.as_mut_ptr(), n) };
                 assert_eq!(out[..n * 16], stream[32..32 + n * 16], "{b:?}: {n} blocks");
                 assert!(out[n * 16..].iter().all(|&x| x == 0xa5), "{b:?}: wrote past {n} blocks");
                 assert_eq!(key_of(&ks)[..], stream[..32], "{b:?}: next key after {n} blocks");
@@ -87,7 +88,7 @@ fn every_backend_expands_the_next_key_and_mixes_seeds() {
         let mut out = std::vec![0u8; 1000 * 16];
         for (call, n) in CHAIN_CALLS.into_iter().enumerate() {
             // SAFETY: as above.
-            unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), n) };
+            unsafe { write_and_rekey_with(b, &mut *ks, out.as_mut_ptr(), n) };
             let stream = reference(&chain, n + 2);
             assert_eq!(out[..n * 16], stream[32..], "{b:?}: call {call}, {n} blocks");
             chain.copy_from_slice(&stream[..32]);
@@ -95,12 +96,12 @@ fn every_backend_expands_the_next_key_and_mixes_seeds() {
         // Mixing XORs fresh bytes into the key and re-expands.
         let seed = random_key();
         // SAFETY: `ks` is `b`'s schedule; `seed` is 32 readable bytes.
-        unsafe { mix_with(b, &mut *ks, &seed) };
+        unsafe { xor_seed_into_key_with(b, &mut *ks, &seed) };
         for (c, s) in chain.iter_mut().zip(seed) {
             *c ^= s;
         }
         // SAFETY: as above.
-        unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), 37) };
+        unsafe { write_and_rekey_with(b, &mut *ks, out.as_mut_ptr(), 37) };
         assert_eq!(out[..37 * 16], reference(&chain, 39)[32..], "{b:?}: after a mix");
     }
 }
@@ -114,7 +115,7 @@ fn backends_agree_with_each_other() {
         let mut out = std::vec![0u8; 1000 * 16];
         for _ in 0..3 {
             // SAFETY: as above.
-            unsafe { rotate_with(b, &mut *ks, out.as_mut_ptr(), 1000) };
+            unsafe { write_and_rekey_with(b, &mut *ks, out.as_mut_ptr(), 1000) };
         }
         outputs.push((b, out, key_of(&ks)));
     }
@@ -174,10 +175,12 @@ fn portable_ctr_matches_sp800_38a_f55() {
 #[cfg(feature = "internals")]
 #[test]
 fn force_is_refused_once_a_key_exists() {
-    let _ = crate::u64();
+    let mut ks = std::boxed::Box::new(Schedule::zero());
+    // SAFETY: `ks` is a valid (zeroed) schedule and the key 32 readable bytes.
+    unsafe { xor_seed_into_key(&mut *ks, &random_key()) };
     let current = backend();
     for b in Backend::ALL.into_iter().filter(|b| b.supported()) {
-        assert_eq!(force(b), b == current, "force({b:?}) after a draw, backend {current:?}");
+        assert_eq!(force(b), b == current, "force({b:?}) after a key was made, backend {current:?}");
     }
     assert_eq!(backend(), current);
 }

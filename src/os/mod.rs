@@ -1,15 +1,17 @@
 //! What randp needs from the operating system, behind one small interface,
 //! with one module per system (`linux/`, `windows.rs`): the generator, the
 //! per-thread bookkeeping and the keystream above it are the same on every
-//! system.
+//! system. This is the bottom layer: nothing here names a module above it.
+//! Policy stays with the callers: a failure is returned, not acted on, and
+//! what runs at thread exit is a hook the caller registers.
 //!
 //! Each system's module provides:
 //! - **entropy**: `fill_entropy(dst, len)` fills `len` bytes from the OS's
 //!   preferred source (Linux: the getrandom(2) system call; Windows:
-//!   ProcessPrng), or ends the process through
-//!   [`crate::entropy::entropy_failed`]; never a weaker fallback;
+//!   ProcessPrng), or returns its [`EntropyError`]; never a weaker fallback
+//!   (what a failure means is `entropy`'s decision: an abort);
 //! - **the one way out**: `write_stderr_and_abort(msg)`, which allocates
-//!   nothing and takes no lock;
+//!   nothing and takes no lock ([`fatal`]);
 //! - **state memory**: `map_page()` maps one zeroed [`STATE_LEN`]-byte page
 //!   for a thread's state, kept out of swap and dumps as far as the system
 //!   allows, followed by `EXTENSION_LEN` bytes that its buffer may grow into
@@ -19,8 +21,9 @@
 //!   `userspace_state_allowed()` says whether `map_page` can succeed;
 //!   `state_mapping()` names how pages are mapped (diagnostics);
 //! - **thread exit**: `release_at_thread_exit(p)` arranges that
-//!   [`crate::thread_state::thread_exit`] runs when this thread exits, also
-//!   for threads created by C code that Rust knows nothing of;
+//!   `thread_exited` runs when this thread exits, also for threads created
+//!   by C code that Rust knows nothing of; `thread_exited` runs the hook
+//!   given to [`release_at_thread_exit`];
 //! - **the thread-local block**: two words, zero in a new thread: `slot()`,
 //!   the first, reached in a few instructions with no call (in a musl shared
 //!   object: one call of the TLS descriptor's resolver, see `linux/tls.rs`),
@@ -29,7 +32,7 @@
 //! Any other target stops at the `compile_error!` in `lib.rs`.
 
 use core::ptr::NonNull;
-use core::sync::atomic::{AtomicU64, AtomicUsize};
+use core::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -45,7 +48,62 @@ use windows as imp;
 pub(crate) use imp::accept_unverified_wipe_on_fork;
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;
-pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
+pub(crate) use imp::{EntropyError, fill_entropy, slot, userspace_state_allowed};
+#[cfg(all(test, target_os = "linux"))]
+pub(crate) use linux::release_as_at_exit;
+
+/// Writes `msg` to stderr and aborts the process: randp's one way to give
+/// up (the OS entropy source failed, signals cannot be blocked around a
+/// keystream call, a NULL buffer or a panic at the C ABI).
+///
+/// Allocates nothing and takes no lock, so it is safe on any path,
+/// including a signal handler and a thread being torn down.
+pub(crate) fn fatal(msg: &[u8]) -> ! {
+    imp::write_stderr_and_abort(msg)
+}
+
+/// What runs when a thread exits: given the state's address (or 0: the one
+/// in the thread's slot). See [`release_at_thread_exit`].
+pub(crate) type ThreadExitHook = fn(usize);
+
+/// The hook given to [`release_at_thread_exit`]; null before the first call.
+static THREAD_EXIT_HOOK: AtomicPtr<()> = AtomicPtr::new(core::ptr::null_mut());
+
+/// The value [`thread_exited`] leaves in the slot of an exiting thread for
+/// which no hook was registered, and that the hook leaves in the slot of
+/// every exiting thread: not an address (no page is at 4), so that a draw
+/// made later on the thread, by another destructor or callback, maps no
+/// state, which would never be released.
+pub(crate) const SLOT_EXITED: usize = 4;
+
+/// Arranges that `hook` runs with `p` (or with 0, meaning the state in the
+/// slot) when this thread exits, also for threads created by C code that
+/// Rust knows nothing of: a pthread key destructor on Linux, a TLS callback
+/// on Windows. The hook is the caller's (the per-thread bookkeeping above
+/// this layer), which keeps this layer from naming it; every caller passes
+/// the same one. False if the release cannot be arranged.
+pub(crate) fn release_at_thread_exit(p: NonNull<u8>, hook: ThreadExitHook) -> bool {
+    THREAD_EXIT_HOOK.store(hook as *mut (), Relaxed);
+    imp::release_at_thread_exit(p)
+}
+
+/// Called by each system's thread-exit mechanism: runs the registered hook
+/// with `p`. A thread that arranged a release registered the hook before,
+/// so without one this thread has no state: its slot is only marked
+/// [`SLOT_EXITED`] (the Windows callback runs on every thread, also on one
+/// that exits before any thread drew).
+fn thread_exited(p: usize) {
+    let hook = THREAD_EXIT_HOOK.load(Relaxed);
+    if hook.is_null() {
+        slot().store(SLOT_EXITED, Relaxed);
+        counts().store(0, Relaxed);
+        return;
+    }
+    // SAFETY: the only non-null value ever stored is a `ThreadExitHook`
+    // cast to a pointer (`release_at_thread_exit`), of the same size.
+    let hook = unsafe { core::mem::transmute::<*mut (), ThreadExitHook>(hook) };
+    hook(p);
+}
 
 /// This thread's second thread-local word, right after [`slot`]: its
 /// generator's counts (`thread_state::ThreadCounts`). Zero in a new thread.

@@ -7,7 +7,8 @@
 //!   names as the primary interface to the user-mode RNG and the one Rust's
 //!   std uses, through the `getrandom` crate, which reports its failure
 //!   (documented never to happen on Windows 10 and later; Wine's can fail):
-//!   randp then aborts with its message. No weaker fallback.
+//!   it is returned, and the caller (`entropy`) aborts with its message. No
+//!   weaker fallback.
 //! - **State memory**: one committed page per thread from VirtualAlloc, so
 //!   zeroed; VirtualLock keeps it out of the page file where the process's
 //!   minimum working set allows (best effort, recorded). Zeroed, then freed
@@ -17,8 +18,8 @@
 //!   the image's TLS directory names) runs on every thread that exits, with
 //!   `DLL_THREAD_DETACH`, whoever created it (Rust, `CreateThread`,
 //!   `_beginthreadex`), and on the thread that ends the process with
-//!   `DLL_PROCESS_DETACH`; it releases the state this thread's word points
-//!   at. Callbacks are per thread, not per fiber, as the word is (an FLS
+//!   `DLL_PROCESS_DETACH`; it runs the thread-exit hook, which releases
+//!   the state this thread's word points at. Callbacks are per thread, not per fiber, as the word is (an FLS
 //!   callback would run when a fiber is deleted, maybe on another thread).
 //!   The module that holds randp pins itself in memory when it maps its
 //!   first state (`GET_MODULE_HANDLE_EX_FLAG_PIN`, what `-z nodelete` does
@@ -47,18 +48,26 @@ use windows_sys::Win32::System::SystemServices::{DLL_PROCESS_DETACH, DLL_THREAD_
 
 use super::STATE_LEN;
 
-/// Fills the `len` bytes at `dst` from ProcessPrng, aborting the process if
-/// it fails.
+/// Why ProcessPrng could not fill a buffer, as the `getrandom` crate
+/// reports it.
+pub(crate) struct EntropyError(getrandom::Error);
+
+impl core::fmt::Display for EntropyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "ProcessPrng: {}", self.0)
+    }
+}
+
+/// Fills the `len` bytes at `dst` from ProcessPrng, or returns its error;
+/// the bytes are then not all written.
 ///
 /// # Safety
 /// `dst` is valid for writes of `len` bytes.
-pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) {
+pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) -> Result<(), EntropyError> {
     // SAFETY: the caller guarantees `len` writable bytes at `dst`;
     // getrandom only writes them.
     let buf = unsafe { core::slice::from_raw_parts_mut(dst.cast::<core::mem::MaybeUninit<u8>>(), len) };
-    if let Err(e) = getrandom::fill_uninit(buf) {
-        crate::entropy::entropy_failed(format_args!("ProcessPrng: {e}"));
-    }
+    getrandom::fill_uninit(buf).map(|_| ()).map_err(EntropyError)
 }
 
 /// `FAST_FAIL_FATAL_APP_EXIT`, the code Rust's std passes to `__fastfail`.
@@ -162,10 +171,11 @@ fn pin_module() {
 }
 
 /// Called by the loader for every thread that starts or exits, and when the
-/// process starts or ends; releases the state of a thread that exits.
+/// process starts or ends; runs the thread-exit hook (with 0: the state in
+/// this thread's slot) on a thread that exits.
 unsafe extern "system" fn on_thread_event(_module: *mut c_void, reason: u32, _reserved: *mut c_void) {
     if reason == DLL_THREAD_DETACH || reason == DLL_PROCESS_DETACH {
-        crate::thread_state::thread_exit(0);
+        super::thread_exited(0);
     }
 }
 
@@ -176,10 +186,10 @@ unsafe extern "system" fn on_thread_event(_module: *mut c_void, reason: u32, _re
 #[unsafe(link_section = ".CRT$XLB")]
 static THREAD_EXIT_CALLBACK: unsafe extern "system" fn(*mut c_void, u32, *mut c_void) = on_thread_event;
 
-/// The TLS callback releases every thread's state at exit; this reads the
-/// callback's address, so that a program linking randp's static library
-/// keeps the object that holds it. Always true.
-pub(crate) fn release_at_thread_exit(_p: NonNull<u8>) -> bool {
+/// The TLS callback runs the thread-exit hook on every thread at exit; this
+/// reads the callback's address, so that a program linking randp's static
+/// library keeps the object that holds it. Always true.
+pub(in crate::os) fn release_at_thread_exit(_p: NonNull<u8>) -> bool {
     // SAFETY: a read of a static.
     let _ = unsafe { core::ptr::read_volatile(&raw const THREAD_EXIT_CALLBACK) };
     true
@@ -234,36 +244,12 @@ pub(crate) fn slot() -> &'static AtomicUsize {
 mod tests {
     use super::*;
 
-    #[test]
-    fn states_are_released_when_threads_exit() {
-        // The state's address, and whether it is still committed after the
-        // thread has exited.
-        let p = std::thread::spawn(|| {
-            assert!(crate::uses_userspace_generator());
-            slot().load(Relaxed)
-        })
-        .join()
-        .unwrap();
-        assert!(p != 0 && p % STATE_LEN == 0, "the thread had a state ({p:#x})");
-        assert!(!committed(p), "the state page was not released at thread exit");
-        let _ = crate::u64();
-        assert!(committed(slot().load(Relaxed) & !(STATE_LEN - 1)), "this thread's own state is committed");
-    }
-
-    fn committed(p: usize) -> bool {
-        use windows_sys::Win32::System::Memory::{MEMORY_BASIC_INFORMATION, VirtualQuery};
-        // SAFETY: MEMORY_BASIC_INFORMATION is plain data; VirtualQuery fills it
-        // for any address.
-        let mut info: MEMORY_BASIC_INFORMATION = unsafe { core::mem::zeroed() };
-        // SAFETY: `info` is a valid out-pointer of the size given.
-        let n = unsafe { VirtualQuery(p as *const c_void, &mut info, size_of::<MEMORY_BASIC_INFORMATION>()) };
-        n != 0 && info.State == MEM_COMMIT
-    }
-
     #[cfg(feature = "internals")]
     #[test]
     fn pages_are_mapped_and_locked_where_allowed() {
-        let _ = crate::u64();
+        let p = crate::os::map::<[u8; 64]>().expect("a page is mapped");
         assert!(matches!(state_mapping(), Some("virtualalloc+lock" | "virtualalloc")));
+        // SAFETY: mapped just above and not used again.
+        unsafe { crate::os::unmap(p) };
     }
 }

@@ -8,8 +8,8 @@
 //! in boot) and never reads a file descriptor, so it works in static binaries,
 //! in chroots without /dev, and in daemons that close every descriptor. EINTR
 //! is retried and short reads are continued; any other error (ENOSYS under an
-//! old kernel or a seccomp filter, EPERM, EFAULT, …) aborts the process with
-//! a message on stderr.
+//! old kernel or a seccomp filter, EPERM, EFAULT, …) is returned, and the
+//! caller (`entropy`) aborts the process with a message on stderr.
 
 mod state_memory;
 mod tls;
@@ -22,12 +22,25 @@ pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, un
 pub(crate) use state_memory::{accept_unverified_wipe_on_fork, state_mapping};
 pub(crate) use tls::slot;
 
-/// Fills the `len` bytes at `dst` from getrandom(2), aborting the process if
-/// the kernel cannot supply them.
+/// Why getrandom(2) could not fill a buffer: its errno (0 if it returned
+/// no bytes and no error).
+pub(crate) struct EntropyError {
+    errno: i32,
+}
+
+impl core::fmt::Display for EntropyError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "getrandom: errno {}", self.errno)
+    }
+}
+
+/// Fills the `len` bytes at `dst` from getrandom(2), or returns the error
+/// that stopped it (any but EINTR, which is retried); the bytes are then
+/// not all written.
 ///
 /// # Safety
 /// `dst` is valid for writes of `len` bytes.
-pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) {
+pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) -> Result<(), EntropyError> {
     let mut done = 0;
     while done < len {
         // SAFETY: the caller guarantees `len` writable bytes at `dst`; the
@@ -39,9 +52,10 @@ pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) {
         }
         let errno = if n == 0 { 0 } else { last_errno() };
         if errno != libc::EINTR {
-            crate::entropy::entropy_failed(format_args!("getrandom: errno {errno}"));
+            return Err(EntropyError { errno });
         }
     }
+    Ok(())
 }
 
 fn last_errno() -> i32 {
@@ -109,18 +123,39 @@ fn release_key() -> Option<libc::pthread_key_t> {
     }
 }
 
-/// Arranges that the state at `p` is released when this thread exits: sets
-/// this thread's value of the release key. False if that cannot be done.
-pub(crate) fn release_at_thread_exit(p: NonNull<u8>) -> bool {
+/// Arranges that the thread-exit hook runs with `p` when this thread exits:
+/// sets this thread's value of the release key. False if that cannot be
+/// done.
+pub(in crate::os) fn release_at_thread_exit(p: NonNull<u8>) -> bool {
     // SAFETY: the key is live; the value is this thread's own state.
     release_key().is_some_and(|key| unsafe { libc::pthread_setspecific(key, p.as_ptr().cast()) } == 0)
 }
 
 /// The pthread key destructor: pthread has cleared the key's value, and
 /// destructors run after the thread's own code has returned, so no call is
-/// using the state.
+/// using the state. Runs the thread-exit hook with the key's value.
 unsafe extern "C" fn release(p: *mut libc::c_void) {
-    crate::thread_state::thread_exit(p as usize);
+    super::thread_exited(p as usize);
+}
+
+/// Runs this thread's release as its exit would, with the key's value, then
+/// clears the value, so that the real exit releases nothing twice; false if
+/// the key held no value (for `thread_state`'s tests).
+#[cfg(test)]
+pub(crate) fn release_as_at_exit() -> bool {
+    let Some(key) = release_key() else { return false };
+    // SAFETY: pthread_getspecific has no preconditions for a live key.
+    let value = unsafe { libc::pthread_getspecific(key) };
+    if value.is_null() {
+        return false;
+    }
+    // SAFETY: this thread's own value, released exactly as at exit; then
+    // clearing this thread's own value of a live key.
+    unsafe {
+        release(value);
+        libc::pthread_setspecific(key, core::ptr::null())
+    };
+    true
 }
 
 #[cfg(test)]
@@ -131,30 +166,5 @@ mod tests {
     #[test]
     fn the_release_key_was_made_at_load() {
         assert_ne!(RELEASE_KEY.load(Relaxed), 0, "the .init_array constructor ran");
-    }
-
-    #[test]
-    fn draws_after_release_read_the_os_and_map_nothing() {
-        if !crate::os::userspace_state_expected() {
-            return; // no userspace state to release under qemu-user
-        }
-        std::thread::spawn(|| {
-            assert!(crate::uses_userspace_generator());
-            let p = slot().load(Relaxed);
-            // SAFETY: this thread's own state, released exactly as at exit.
-            unsafe { release(p as *mut libc::c_void) };
-            assert!(crate::thread_state::exited());
-            assert!(!crate::uses_userspace_generator(), "after release the thread reads the OS");
-            assert!(crate::thread_state::exited(), "no new state was mapped");
-            // SAFETY: pthread_getspecific has no preconditions for a live key.
-            let value = unsafe { libc::pthread_getspecific(release_key().unwrap()) };
-            // The key's value still names the unmapped page; clear it so that
-            // the real exit does not release it twice.
-            assert!(!value.is_null());
-            // SAFETY: clearing this thread's own value of a live key.
-            unsafe { libc::pthread_setspecific(release_key().unwrap(), core::ptr::null()) };
-        })
-        .join()
-        .unwrap();
     }
 }
