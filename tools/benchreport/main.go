@@ -80,19 +80,10 @@ func main() {
 		return
 	}
 
-	res, err := loadResults(at(*results), *smoke)
+	md, charts, err := renderReport(*root, *results, *out, *chartDir, *smoke, *allowDirty)
 	if err != nil {
 		fatal(err)
 	}
-	if err := checkClean(res.run, *allowDirty); err != nil {
-		fatal(err)
-	}
-	chartRel, err := filepath.Rel(filepath.Dir(at(*out)), at(*chartDir))
-	if err != nil {
-		fatal(err)
-	}
-	r := &report{res: res, chartDir: filepath.ToSlash(chartRel), resultsDir: *results, charts: map[string]string{}}
-	md := r.markdown()
 	if err := os.MkdirAll(at(*chartDir), 0o755); err != nil {
 		fatal(err)
 	}
@@ -102,18 +93,44 @@ func main() {
 			os.Remove(f)
 		}
 	}
-	for name, svg := range r.charts {
+	for name, svg := range charts {
 		if err := os.WriteFile(filepath.Join(at(*chartDir), name), []byte(svg), 0o644); err != nil {
 			fatal(err)
 		}
 	}
-	if len(r.chartErrs) > 0 && !*smoke {
-		fatal(fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; ")))
-	}
 	if err := os.WriteFile(at(*out), []byte(md), 0o644); err != nil {
 		fatal(err)
 	}
-	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(r.charts), at(*chartDir))
+	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(charts), at(*chartDir))
+}
+
+// renderReport reads the results folder and returns the report and its charts
+// (file name -> SVG); out and chartDir, relative to root, place the links.
+// A chart that cannot be drawn is an error outside smoke mode.
+func renderReport(root, results, out, chartDir string, smoke, allowDirty bool) (string, map[string]string, error) {
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	res, err := loadResults(at(results), smoke)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := checkClean(res.run, allowDirty); err != nil {
+		return "", nil, err
+	}
+	chartRel, err := filepath.Rel(filepath.Dir(at(out)), at(chartDir))
+	if err != nil {
+		return "", nil, err
+	}
+	r := &report{res: res, chartDir: filepath.ToSlash(chartRel), resultsDir: results, charts: map[string]string{}}
+	md := r.markdown()
+	if len(r.chartErrs) > 0 && !smoke {
+		return "", nil, fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; "))
+	}
+	return md, r.charts, nil
 }
 
 func fatal(err error) {
