@@ -51,7 +51,7 @@ func (r *report) bars() {
 	res := r.res
 	vaes := strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes ")
 	r.p("## %s\n\n", hBars)
-	r.p("The targets the project's issues set, against this run, on the **%s**", r.cpuName())
+	r.p("The project's speed targets, against this run, on the **%s**", r.cpuName())
 	if vaes {
 		r.p(", which has VAES")
 	} else {
@@ -59,9 +59,9 @@ func (r *report) bars() {
 	}
 	r.p(" (randp's `%s` kernel). Ratios are within this run; \"Met\" compares the medians with the target (for a ratio whose two sides ran in the same processes, which is every ratio but the OpenSSL row, the `aesni` proxy rows and C fills not measured in turns, the median of the processes' ratios, with the processes randp won where the row sets randp against a rival), and a ratio whose intervals overlap says so. ", or(res.run["backend"], "?"))
 	r.p("A target met on this CPU says nothing of another: the CPU is part of every row. CI never judges speed.\n\n")
-	r.barTable("The keystream engine and the hot paths (issue 12)", r.bars12(vaes))
-	r.barTable("No row behind a peer (issue 20)", r.bars20(vaes))
-	r.barTable("The pure-Go path (issue 17)", r.bars17())
+	r.barTable("The keystream engine and the hot paths", r.bars12(vaes))
+	r.barTable("No row behind a peer", r.bars20(vaes))
+	r.barTable("The pure-Go path", r.bars17())
 }
 
 func (r *report) barTable(title string, bars []bar) {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 )
 
@@ -47,5 +48,21 @@ func golden(t *testing.T, path, got string) {
 			i++
 		}
 		t.Errorf("%s: rendered report differs from the committed file from line %d (run make bench-report)", path, line)
+	}
+}
+
+// TestReportForUsers: the committed results' report names no issue number
+// and no path outside the repository (a user reads it; a peer's local
+// folder gives way to its upstream commit).
+func TestReportForUsers(t *testing.T) {
+	md, _, err := renderReport("../..", "benches/results", "BENCHMARKS.md", "benches/charts", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`[Ii]ssue [0-9]+|\.\./[a-z]+`).FindAllString(md, -1); len(m) > 0 {
+		t.Errorf("the report names issues or outside paths: %q", m)
+	}
+	if got := peerSource("../peers/x, a snapshot of https://example.org/x@1"); got != "a snapshot of https://example.org/x@1" {
+		t.Errorf("peerSource kept the local folder: %q", got)
 	}
 }

@@ -394,7 +394,7 @@ func (r *report) method() {
 		if why := r.res.peers[p]; why != "" {
 			ps = append(ps, p+" (not measured: "+why+")")
 		} else {
-			ps = append(ps, p+" (measured; "+or(r.res.peerFrom[p], "source not recorded")+")")
+			ps = append(ps, p+" (measured; "+or(peerSource(r.res.peerFrom[p]), "source not recorded")+")")
 		}
 	}
 	r.p("%s.\n", strings.Join(ps, ", "))
@@ -411,6 +411,17 @@ func (r *report) method() {
 	r.p("The parameter sweeps run in one process each (medians only: they compare parameters, not contestants). ")
 	r.p("The raw outputs (criterion's estimates per pass, the Google Benchmark JSON per pass, the go test output, openssl speed and aes-ceiling, ")
 	r.p("the seccomp check, the load samples and this run's record) are in [%s](%s); `make bench-report` re-renders this file from them.\n", r.resultsDir, r.resultsDir)
+}
+
+// peerSource is where a peer's source came from as the report names it:
+// the upstream repository and commit, without the local folder it was read
+// from ("../peers/x, a snapshot of URL@commit" -> "a snapshot of URL@commit"),
+// which means nothing to a reader of the report.
+func peerSource(from string) string {
+	if local, rest, ok := strings.Cut(from, ", "); ok && !strings.Contains(local, "://") {
+		return rest
+	}
+	return from
 }
 
 // syscallSummary is the seccomp test's verdict, from its output.

@@ -80,7 +80,7 @@ func (r *report) ceilingTable() {
 	cr := r.res.crit
 	r.p("## %s\n\n", hCeiling)
 	r.p("The references for randp's keystream, measured in every pass, each time in a new process, on the wall clock: `openssl speed -elapsed -evp aes-256-ctr` ")
-	r.p("on 1 MiB buffers, and the plain AES-CTR loops of the shared aes-ceiling tool (built from ../shared/tools at bench time; one repetition ")
+	r.p("on 1 MiB buffers, and the plain AES-CTR loops of the aes-ceiling tool (a C program kept outside the repository, built at bench time; one repetition ")
 	r.p("per kernel and pass; its 512-bit loops run on CPUs with AVX-512F and VAES), with the widest vectors this CPU has. Medians [95%% intervals] over the passes.\n\n")
 	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
 	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
