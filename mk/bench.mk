@@ -22,8 +22,8 @@
 #   make bench-sweeps      the criterion sweeps (buffer size, reseed interval)
 #   make bench-opcount     callgrind instructions per call of the Go hot paths, and the v2 Sources' stack frames
 #   make bench-syscall-check  the Go "before 1.24" reader's seccomp test (its column is a system call per Read)
-#   make bench-collect     copy the raw outputs into benches/results/
-#   make bench-report      render BENCHMARKS.md from benches/results/
+#   make bench-collect     copy the raw outputs into benches/results/<cpu>/ (vendor-family-model)
+#   make bench-report      render BENCHMARKS.md from benches/results/ (every CPU's run)
 #
 # What runs (benches/README.md says more):
 #   benches/*.rs       criterion: randp's Rust API beside rand (ThreadRng, StdRng), getrandom, the aes keystream
@@ -47,9 +47,10 @@
 # PEERS_DIR (default ../shared/peers when it exists), else cloned at their
 # pinned commits into build/peers, else their rows read "not measured".
 #
-# A run writes its raw outputs to build/bench/, copies them to
-# benches/results/ (committed beside the report) and renders BENCHMARKS.md
-# from there. It refuses to start from a dirty tree unless BENCH_ALLOW_DIRTY=1.
+# A run writes its raw outputs to build/bench/, copies them to its CPU's
+# folder benches/results/<vendor>-<family>-<model>/ (committed beside the
+# report; the other CPUs' runs stay) and renders BENCHMARKS.md from every
+# CPU's folder: the newest run's tables, every CPU's verdicts side by side. It refuses to start from a dirty tree unless BENCH_ALLOW_DIRTY=1.
 #
 # Knobs: BENCH_PASSES (samples per contestant, every language; >= 10 for
 # the report's intervals to mean what they say); BENCH_WARMUP_MS,
@@ -164,12 +165,15 @@ bench-opcount:
 	GO="$(GO)" scripts/go-opcount.sh >$(BENCH_DIR)/go-opcount.txt
 	cat $(BENCH_DIR)/go-opcount.txt
 
+# The run goes into its CPU's folder, benches/results/<vendor>-<family>-<model>
+# (benchreport -cpu-dir reads the CPU from run.txt), replacing that CPU's
+# older run; the other CPUs' runs stay.
 bench-collect:
-	rm -rf $(BENCH_RESULTS)
-	mkdir -p $(BENCH_RESULTS)
-	$(BENCH_REPORT) -merge-criterion $(BENCH_DIR)/criterion -o $(BENCH_RESULTS)/criterion.json
-	$(BENCH_REPORT) -merge-c $(BENCH_DIR)/c -o $(BENCH_RESULTS)/c.json
-	cp $(BENCH_DIR)/*.txt $(BENCH_RESULTS)/
+	dir=$(BENCH_RESULTS)/$$($(BENCH_REPORT) -cpu-dir $(BENCH_DIR)/run.txt) && test "$$dir" != $(BENCH_RESULTS)/ && \
+	rm -rf "$$dir" && mkdir -p "$$dir" && \
+	($(BENCH_REPORT) -merge-criterion $(BENCH_DIR)/criterion -o $$dir/criterion.json) && \
+	($(BENCH_REPORT) -merge-c $(BENCH_DIR)/c -o $$dir/c.json) && \
+	cp $(BENCH_DIR)/*.txt "$$dir"/
 
 bench-report:
 	$(BENCH_REPORT) -root ../.. -results $(BENCH_RESULTS) $(if $(filter 1,$(BENCH_ALLOW_DIRTY)),-allow-dirty)

@@ -6,7 +6,12 @@
 // commit). Columns labelled "reference" quote the documents the project
 // started from; every other number comes from the files it reads.
 //
+// A results folder holds one run or, as benches/results does, one run per
+// CPU in a folder named vendor-family-model: the report shows the newest
+// run's tables and every CPU's first-screen verdicts side by side.
+//
 // Other modes: -record-run writes the run record at the start of a run;
+// -cpu-dir prints the folder a run record's CPU belongs in;
 // -merge-criterion gathers criterion's per-benchmark JSON into one file;
 // -sweep prints one parameter-sweep table.
 package main
@@ -36,6 +41,7 @@ func main() {
 		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
 		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: <results>/criterion.json)")
 		sweep      = flag.String("sweep", "", "print the table of one sweep (num_blocks or reseed_countdown) and exit")
+		cpuDirOf   = flag.String("cpu-dir", "", "print the folder name (vendor-family-model) of the CPU this run record names and exit")
 	)
 	flag.Parse()
 	at := func(p string) string {
@@ -45,6 +51,17 @@ func main() {
 		return filepath.Join(*root, p)
 	}
 	switch {
+	case *cpuDirOf != "":
+		run, err := loadRunInfo(at(*cpuDirOf))
+		if err != nil {
+			fatal(err)
+		}
+		name, err := cpuDir(run)
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Println(name)
+		return
 	case *recordTo != "":
 		if err := recordRun(*root, *goVersion, *describe, *passes).write(at(*recordTo)); err != nil {
 			fatal(err)
@@ -114,18 +131,21 @@ func renderReport(root, results, out, chartDir string, smoke, allowDirty bool) (
 		}
 		return filepath.Join(root, p)
 	}
-	res, err := loadResults(at(results), smoke)
+	runs, err := loadRuns(root, results, smoke)
 	if err != nil {
 		return "", nil, err
 	}
-	if err := checkClean(res.run, allowDirty); err != nil {
-		return "", nil, err
+	for _, run := range runs {
+		if err := checkClean(run.res.run, allowDirty); err != nil {
+			return "", nil, fmt.Errorf("%s: %w", run.dir, err)
+		}
 	}
 	chartRel, err := filepath.Rel(filepath.Dir(at(out)), at(chartDir))
 	if err != nil {
 		return "", nil, err
 	}
-	r := &report{res: res, chartDir: filepath.ToSlash(chartRel), resultsDir: results, charts: map[string]string{}}
+	r := &report{res: runs[0].res, chartDir: filepath.ToSlash(chartRel), resultsDir: runs[0].dir, resultsRoot: results,
+		others: runs[1:], charts: map[string]string{}}
 	md := r.markdown()
 	if len(r.chartErrs) > 0 && !smoke {
 		return "", nil, fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; "))

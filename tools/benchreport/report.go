@@ -9,13 +9,15 @@ import (
 
 // report assembles BENCHMARKS.md and its charts from one run's results.
 type report struct {
-	res        *results
-	chartDir   string            // the charts' folder, relative to the report
-	resultsDir string            // the raw outputs' folder, relative to the report
-	charts     map[string]string // file name -> SVG
-	chartErrs  []string
-	losses     []loss // every comparison in which randp is significantly slower
-	b          strings.Builder
+	res         *results
+	chartDir    string            // the charts' folder, relative to the report
+	resultsDir  string            // the raw outputs' folder, relative to the report
+	resultsRoot string            // the folder of every CPU's run (resultsDir's parent), when there are several
+	others      []cpuRun          // the runs of the other CPUs, newest first
+	charts      map[string]string // file name -> SVG
+	chartErrs   []string
+	losses      []loss // every comparison in which randp is significantly slower
+	b           strings.Builder
 }
 
 // loss is one comparison of the report in which randp is slower.
@@ -38,6 +40,7 @@ func (r *report) vs(heading, what string, randp, rival stat) string {
 // Section headings, linked from the first screen.
 const (
 	hSummary  = "If you use X today"
+	hEveryCPU = "On every CPU kept"
 	hLosses   = "Where randp is slower"
 	hCost     = "What adopting randp costs"
 	hBars     = "Speed targets"
@@ -191,15 +194,31 @@ type summaryRow struct {
 }
 
 func (r *report) summary() {
-	res := r.res
 	r.p("## %s\n\n", hSummary)
 	r.p("How much faster or slower randp is than what you call today, for the same work, on the %s; each row links to its full table. ", r.cpuName())
 	r.p("The rows where randp is slower are here too, and every other loss of the report is listed [below](%s).\n\n", anchor(hLosses))
+	groups := r.summaryGroups()
+	for _, g := range groups {
+		r.p("%s\n\n", g.title)
+		r.summaryTable(g.rows)
+	}
+	r.everyCPU(groups)
+}
+
+// summaryGroup is one language's rows of the first screen.
+type summaryGroup struct {
+	title string
+	rows  []summaryRow
+}
+
+// summaryGroups is the first screen's rows, by language.
+func (r *report) summaryGroups() []summaryGroup {
+	res := r.res
+	var groups []summaryGroup
 	goR, goP, goD, c := res.goRandp, res.goPeers, res.goDcrd, res.c
 	dcrdWhy, unpWhy, p36Why := res.peers["dcrd-crypto-rand"], res.peers["unpredictable"], res.peers["planet36-randp"]
 
-	r.p("**Go** (`randp` = `github.com/randp/randp/go`, cgo, as the module builds by default)\n\n")
-	r.summaryTable([]summaryRow{
+	groups = append(groups, summaryGroup{"**Go** (`randp` = `github.com/randp/randp/go`, cgo, as the module builds by default)", []summaryRow{
 		{"crypto/rand.Read (Go " + strings.TrimPrefix(res.run["go"], "go") + ", the vDSO)", "4 B", goR.get("StdlibRead/4b"), goR.get("RandpRead/4b"), "", hGoRead},
 		{"crypto/rand.Read", "32 B", goR.get("StdlibRead/32b"), goR.get("RandpRead/32b"), "", hGoRead},
 		{"crypto/rand.Read", "4 KiB", goR.get("StdlibRead/4KiB"), goR.get("RandpRead/4KiB"), "", hGoRead},
@@ -214,9 +233,8 @@ func (r *report) summary() {
 		{"decred dcrd crypto/rand `Uint32N`", "one value", goD.get("Uint32N"), goR.get("Uint32N"), dcrdWhy, hGoFuncs},
 		{"art4711/unpredictable as a math/rand Source", "one value", goP.get("Unpredictable"), goR.get("RandpBufRand"), unpWhy, hGoSrc},
 		{"art4711/unpredictable `Read`", "2 MiB", goP.get("ReadUnpredictable"), goR.get("ReadRandp"), unpWhy, hGoSrc},
-	})
+	}})
 
-	r.p("**C** (`randp` = randp's C ABI, `randp.h`, linked statically unless the row says otherwise)\n\n")
 	p36 := or(p36Why, c.why("planet36"))
 	rows := []summaryRow{
 		{r.glibcLabel("arc4random_buf"), "256 B", c.get("fill_256B/arc4random_glibc"), c.get("fill_256B/randp"), c.why("arc4random_glibc"), hCSweep},
@@ -242,11 +260,10 @@ func (r *report) summary() {
 	}
 	rows = append(rows, summaryRow{"randp linked statically, against randp through a dlopen'ed librandp.so", "`randp_u64`",
 		c.get("u64/randp"), c.get("u64/randp_dlopen"), c.why("randp_dlopen"), hCWords})
-	r.summaryTable(rows)
+	groups = append(groups, summaryGroup{"**C** (`randp` = randp's C ABI, `randp.h`, linked statically unless the row says otherwise)", rows})
 
 	cr := res.crit
-	r.p("**Rust** (`randp` = the `randp` crate)\n\n")
-	r.summaryTable([]summaryRow{
+	return append(groups, summaryGroup{"**Rust** (`randp` = the `randp` crate)", []summaryRow{
 		{"rand `ThreadRng` (`rand::rng()`)", "u32", cr.get("u32", "rand_ThreadRng").PerElement(), cr.get("u32", "randp_u32").PerElement(), "", hRust},
 		{"rand `ThreadRng`", "u64", cr.get("u64", "rand_ThreadRng").Time, cr.get("u64", "randp_u64").Time, "", hRust},
 		{"rand `ThreadRng` `random_range`", "u32 below a bound", cr.get("lt_u32", "rand_random_range").Time, cr.get("lt_u32", "randp_lt_u32").Time, "", hRust},
@@ -256,17 +273,21 @@ func (r *report) summary() {
 		{"rand `StdRng` (ChaCha12)", "u64", cr.get("u64", "rand_StdRng").Time, cr.get("u64", "randp_u64").Time, "", hRust},
 		{"getrandom crate", "u64", cr.get("u64", "getrandom_crate").Time, cr.get("u64", "randp_u64").Time, "", hRust},
 		{"getrandom crate", "fill 256 B", cr.get("fill_256B", "getrandom_crate").Time, cr.get("fill_256B", "randp_bytes").Time, "", hRust},
-	})
+	}})
+}
+
+// verdict is how randp compares with the rival of the row.
+func (row summaryRow) verdict() string {
+	if !row.rival.ok() || !row.mine.ok() {
+		return notMeasured(row.why)
+	}
+	return compare(row.mine, row.rival)
 }
 
 func (r *report) summaryTable(rows []summaryRow) {
 	t := &table{head: []string{"If you use today", "for", "it takes", "randp takes", "randp is"}}
 	for _, row := range rows {
-		verdict := compare(row.mine, row.rival)
-		if !row.rival.ok() || !row.mine.ok() {
-			verdict = notMeasured(row.why)
-		}
-		t.row(row.you, row.work, ns(row.rival.Center), ns(row.mine.Center), link(or(boldRatio(verdict), "—"), row.heading))
+		t.row(row.you, row.work, ns(row.rival.Center), ns(row.mine.Center), link(or(boldRatio(row.verdict()), "—"), row.heading))
 	}
 	r.p("%s\n", t)
 }
