@@ -30,7 +30,7 @@
 #   benches/c/         Google Benchmark, C to C: randp's C ABI beside planet36/randp, arc4random (glibc,
 #                      libbsd), OpenSSL RAND_bytes, getentropy, getrandom (system call and vDSO), RDRAND,
 #                      fills of 4 B and 8 B and every power of two from 16 B to 1 MiB
-#   go/bench_*_test.go randp's Go API beside crypto/rand, math/rand(/v2), cgo libc sources; built twice,
+#   go/internal/benchmarks  randp's Go API beside crypto/rand, math/rand(/v2), cgo libc sources; built twice,
 #                      as the module builds by default (cgo) and with -tags randp_purego
 #   benches/go/        the "old" getrandom-system-call-per-Read crypto/rand, unpredictable, and decred dcrd's own benchmarks
 #   benches/passes.sh  openssl speed -elapsed -evp aes-256-ctr and the shared aes-ceiling tool, in every pass
@@ -105,6 +105,9 @@ CEILING_ZMM   := $(if $(and $(shell grep -qw avx512f /proc/cpuinfo && echo y),$(
 # The Go test binaries: randp.test (cgo, build/librandp.a), randp-purego.test
 # (-tags randp_purego) when the package has that path, peers.test, dcrd.test.
 GO_PEERS_MOD  := $(BENCH_BIN)/peers.mod
+# randp's own Go benchmarks: a package of the module, so that users of go/
+# read only the package's API, examples and tests.
+GO_BENCH_PKG  := ./internal/benchmarks
 # randp.Implementation exists: the binaries print which implementation ran.
 GO_IMPL_TAG   := $(if $(shell grep -l '^func Implementation()' go/*.go 2>/dev/null),randp_bench_impl)
 # What the pure-Go binary runs each pass: the rows the report shows for it.
@@ -243,9 +246,9 @@ num-blocks reseed-countdown:
 bench-go-build: bench-peers staticlib
 	@mkdir -p $(BENCH_BIN)
 	rm -f $(BENCH_BIN)/*.test
-	cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_local $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp.test .
+	cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_local $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp.test $(GO_BENCH_PKG)
 	if [ -n "$(GO_IMPL_TAG)" ]; then \
-		(cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_purego $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp-purego.test .) && \
+		(cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_purego $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp-purego.test $(GO_BENCH_PKG)) && \
 		echo "built with -tags randp_purego" >$(BENCH_BIN)/go-purego.txt; \
 	else echo "not measured: this tree's Go module has no pure-Go path (no randp.Implementation, so no randp_purego build tag)" \
 		>$(BENCH_BIN)/go-purego.txt; fi

@@ -292,7 +292,7 @@ func geomean(v []float64) float64 {
 // results (the cgo build or the pure-Go one).
 func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
 	r.p("## %s\n\n", heading)
-	r.p("One Read call of each power of two from 16 B to 1 MiB (go/bench_sweep_test.go): randp.Read, crypto/rand.Read, a pure-Go AES-CTR reader ")
+	r.p("One Read call of each power of two from 16 B to 1 MiB (go/internal/benchmarks/sweep_test.go): randp.Read, crypto/rand.Read, a pure-Go AES-CTR reader ")
 	r.p("and math/rand/v2's ChaCha8 (one instance per size, kept across calls as a user keeps one); ns per call, median [95%% interval].\n\n")
 	impls := []struct{ key, label string }{{"Randp", randpLabel}, {"CryptoRand", "crypto/rand.Read"}, {"AESCTR", "pure-Go AES-CTR reader"}, {"ChaCha8", "math/rand/v2 ChaCha8"}}
 	head := []string{"Size"}
