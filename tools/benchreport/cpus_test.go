@@ -71,7 +71,7 @@ func TestCPUDir(t *testing.T) {
 	for id, want := range map[string]string{
 		"AuthenticAMD family 25 model 17 stepping 1, microcode 0x1": "amd-25-17",
 		"GenuineIntel family 6 model 167 stepping 1":                "intel-6-167",
-		"":                                                          "",
+		"": "",
 	} {
 		got, err := cpuDir(runInfo{"cpu_id": id})
 		if got != want || (err != nil) != (want == "") {

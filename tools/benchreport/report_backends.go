@@ -71,26 +71,3 @@ func (r *report) runs(b string) bool {
 	}
 	return true
 }
-
-// aesniBars are issue 20's fill rows for AES-NI-only CPUs, measured on a
-// VAES CPU with randp on its `aesni` backend (benches/backends.rs): the code
-// an AES-NI-only CPU runs, on this CPU's AES units.
-func (r *report) aesniBars() []bar {
-	var bars []bar
-	for _, n := range []float64{256, 4096, 1 << 20} {
-		what := "Rust `fill_bytes` on the `aesni` backend / planet36/randp `randp_bytes`, " + fmtBytes(n) + " calls, throughput"
-		s := r.res.crit.get("backend_fill_"+sizeName(n), "aesni").Time
-		if p36 := r.res.peers["planet36-randp"]; p36 != "" {
-			bars = append(bars, bar{what, notMeasured(p36), "≥ 0.8× (AES-NI only)", "—"})
-			continue
-		}
-		if !s.ok() {
-			bars = append(bars, bar{what, "not measured", "≥ 0.8× (AES-NI only)", "—"})
-			continue
-		}
-		b := ratioBar(what, r.res.c.get("fill_"+sizeName(n)+"/planet36"), s, "≥ 0.8× (AES-NI only)", ge(0.8))
-		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(hBackends) + "))"
-		bars = append(bars, b)
-	}
-	return bars
-}

@@ -991,7 +991,7 @@ func TestHotPathBarsPaired(t *testing.T) {
 	}
 	r := &report{res: &results{goPurego: g, goRandp: g}}
 	var source bar
-	for _, b := range r.bars17() {
+	for _, b := range r.groupBars(targetGroups[2], true) {
 		if strings.Contains(b.what, "NewChaCha8") {
 			source = b
 		}
@@ -999,7 +999,7 @@ func TestHotPathBarsPaired(t *testing.T) {
 	if !strings.Contains(source.measured, "ratios 0.91×") || !strings.Contains(source.measured, "randp faster in 4 of 5 processes") || source.met != "yes" {
 		t.Errorf("pure-Go Source row = %+v, want the paired 0.91×, 4 of 5, met (the medians say 1.03×)", source)
 	}
-	for _, b := range r.bars12(true) {
+	for _, b := range r.groupBars(targetGroups[0], true) {
 		if !strings.Contains(b.what, "throughput multiple") {
 			continue
 		}

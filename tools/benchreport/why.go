@@ -24,14 +24,7 @@ const (
 	hWhyRead = "Go Read of a few bytes against a per-goroutine reader"
 )
 
-// rustU32Target and rustLtTarget are issue 20's bounds on randp's u32 and
-// lt_u32 against ThreadRng's, as time ratios.
-const (
-	rustU32Target = 0.9
-	rustLtTarget  = 1.0
-)
-
-// rustWords is the Rust word rows of issue 20 beside copyzero_u32, which
+// rustWords is the Rust word rows with targets beside copyzero_u32, which
 // bounds any generator that hands out words from a per-thread buffer and
 // erases them.
 type rustWords struct {
@@ -53,10 +46,6 @@ func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	lt, _, _, _ := r.wordRatio("lt_u32", "randp_lt_u32", "rand_random_range")
 	return w, v > rustU32Target, lt > rustLtTarget
 }
-
-// wordTarget is issue 20's bound on a `randp_u64` call through a dlopen'ed
-// librandp.so, in ns.
-const wordTarget = 3.0
 
 // wordFloor is the dlopen'ed `randp_u64` row beside what any call that
 // hands out a word of AES-256 keystream from a per-thread buffer, and erases
@@ -453,10 +442,6 @@ func frameKind(frame string) string {
 	}
 	return "no: a frame and a stack-bound check"
 }
-
-// goReadTargets are the Go Read rows with a target against the pure-Go AES-CTR
-// reader, as the Go benchmarks name them.
-var goReadTargets = []string{"4b", "8b", "32b"}
 
 // goReadMissed returns the Go Read sizes whose target this run misses (randp
 // slower than the reader, as goBar judges it), when the run has the
