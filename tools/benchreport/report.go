@@ -125,17 +125,7 @@ func (r *report) markdown() string {
 	body := r.b.String()
 	r.b.Reset()
 
-	run := r.res.run
-	r.p("# Benchmarks\n\n")
-	r.p("randp beside what its users call today, measured side by side in one run on one machine: **%s**, %s cores, ",
-		r.cpuName(), or(run["nproc"], "?"))
-	r.p("randp's `%s` keystream kernel. Commit %s%s, %s. Written by `make bench` from the raw outputs in [%s](%s); not edited by hand.\n\n",
-		or(run["backend"], "?"), or(run["commit"], "?"), dirtyNote(run["dirty"]), or(run["date"], "date not recorded"), r.resultsDir, r.resultsDir)
-	r.p("Every number is the median of %s samples, each from its own process, with the 95%% confidence interval of the median from ", or(run["passes"], "?"))
-	r.p("order statistics, `median [low, high]`, in every language (see [%s](%s)). A ratio is given only where the two intervals ", hMethod, anchor(hMethod))
-	r.p("do not overlap; otherwise the cell says \"%s\". Ratios are time ratios: \"3.1× faster\" means the other takes 3.1 times as long ", noDifference)
-	r.p("as randp, \"1.2× slower\" that randp takes 1.2 times as long. Load average during the run: %s.\n\n", r.res.load.describe())
-
+	r.text("header")
 	r.summary()
 	r.lossList()
 	r.costs()
@@ -368,48 +358,13 @@ func (r *report) fillVerdicts() {
 
 // costs is what a user takes on with randp, beside the speed.
 func (r *report) costs() {
-	r.p("## %s\n\n", hCost)
 	_, pureWhy := r.res.purego()
-	r.p("- **Go**: the default build links randp's Rust library through cgo: it needs `CGO_ENABLED=1`, a C compiler and glibc, ")
-	r.p("on linux/amd64 or linux/arm64, and links the prebuilt static library committed in the module (`go/lib/`, built from this tree). ")
-	if pureWhy == "" {
-		r.p("Elsewhere the pure-Go path is used ([its numbers](%s)).\n", anchor(hGoPure))
-	} else {
-		r.p("A pure-Go path: %s.\n", pureWhy)
-	}
-	r.p("- **Memory**: one page (4 KiB) of state per thread that draws, mapped on its first draw and released when the thread exits; ")
-	r.p("droppable (Linux ≥ 6.11) or wiped on fork and locked where RLIMIT_MEMLOCK allows. On Linux, three more pages (12 KiB) per thread ")
-	r.p("that draws more than one buffer, locked in memory (RLIMIT_MEMLOCK), into which its buffer grows; where the limit refuses them, ")
-	r.p("the buffer stays on the state page.\n")
-	r.p("- **C**: building the library needs a Rust toolchain (using it does not): `build/librandp.a` or `librandp.so`; a call through ")
-	r.p("a dlopen'ed librandp.so costs what a call from the executable into another object costs on the CPU, whatever the function does ")
-	r.p("(the `randp_u64` rows above, and %s).\n", link("a function that does nothing in both places", hCWords))
-	r.p("- **Rust**: one crate with no build script (aes, ctr, cpufeatures, libc, rand_core, zeroize), Rust 1.89 or newer; Linux only (x86_64, aarch64).\n\n")
+	r.text("costs", "PureWhy", pureWhy)
 }
 
 // ---- how it was measured ----
 
 func (r *report) method() {
-	run := r.res.run
-	r.p("## %s\n\n", hMethod)
-	r.p("- CPU: %s; %s; %s cores (a VM: the hypervisor flag is %s)\n", or(run["cpu"], "?"), or(run["cpu_id"], "family/model not recorded"), or(run["nproc"], "?"),
-		map[bool]string{true: "set", false: "not set"}[strings.Contains(" "+run["cpu_flags"]+" ", " hypervisor ")])
-	r.p("- Microarchitecture: %s\n", or(run["uarch"], "not known for this family/model"))
-	r.p("- CPU flags: %s; the flags randp's keystream dispatch reads (aes, ssse3, avx2, avx512f, avx512bw, vaes): %s; randp's backend: `%s`\n",
-		or(run["cpu_flags"], "?"), or(run["backend_flags"], "?"), or(run["backend"], "?"))
-	r.p("- %s; %s (`%s`)\n", or(run["kernel"], "kernel ?"), or(run["libc"], "libc ?"), or(run["glibc"], "?"))
-	r.p("- Rust: %s; cargo bench profile: %s\n", or(run["rustc"], "rustc ?"), or(run["cargo_bench_profile"], "not recorded"))
-	r.p("- Go: %s (`go env GOVERSION`); %s (benches/go); the default build's binary reports randp.Implementation() = %s; the pure-Go build: %s\n",
-		or(run["go"], "?"), or(run["xsys"], "golang.org/x/sys ?"), or(quoted(r.res.goRandp.implementation()), "nothing (this tree has no randp.Implementation)"),
-		or(r.res.puregoStatus, "?"))
-	r.p("- C: %s; C++: %s; Google Benchmark: %s, the library reports build type \"%s\" (Debian builds it without NDEBUG; the timing loop ", or(run["compiler"], "?"),
-		or(run["cxx"], "?"), or(run["gbench"], "?"), or(r.res.c.buildType(), "?"))
-	r.p("is inlined into benches/c/bench_c.cc, built with -O2); %s; %s (%s)\n", or(run["libbsd"], "libbsd ?"), or(r.res.ceil.OpenSSLVersion, "openssl ?"), or(run["openssl_pkg"], "?"))
-	r.p("- randp %s at commit %s%s; run started %s\n", or(run["randp"], "?"), or(run["commit"], "?"), dirtyNote(run["dirty"]), or(run["date"], "?"))
-	r.p("- Load average (1 min) sampled during the run: %s. The machine is shared: the benchmark's own thread accounts for about 1.0 ", r.res.load.describe())
-	r.p("of it (2.0 during the two-thread rows); anything above that is other work on the same cores.\n")
-	r.p("- Budget: %s.\n", or(run["describe"], "not recorded"))
-	r.p("- Peers, built from their own source at bench time and never copied into the repository: ")
 	var ps []string
 	for _, p := range []string{"planet36-randp", "dcrd-crypto-rand", "unpredictable"} {
 		if why := r.res.peers[p]; why != "" {
@@ -418,31 +373,9 @@ func (r *report) method() {
 			ps = append(ps, p+" (measured; "+or(peerSource(r.res.peerFrom[p]), "source not recorded")+")")
 		}
 	}
-	r.p("%s.\n", strings.Join(ps, ", "))
-	r.p("- The \"before Go 1.24\" crypto/rand column: %s\n\n", syscallSummary(r.res.syscallCheck))
-	r.p("One evidence standard for Rust, C, Go and the AES references: every contestant is measured in %s passes, each pass ", or(run["passes"], "?"))
-	r.p("starting a new process of every benchmark program (criterion binaries, the C program, the Go test binaries, openssl speed, aes-ceiling), ")
-	r.p("the programs of a pass one after another and the passes one after another, so that the samples of every contestant spread over ")
-	r.p("the whole run and each comes from its own process (its own memory layout, which decides some mid-size rows). Inside a pass, the C program ")
-	r.p("runs its benchmarks in random order (Google Benchmark's random interleaving) and the Go and criterion binaries in their fixed order. ")
-	r.p("A pass's sample is one measurement: criterion's median of its samples in that process, one Google Benchmark repetition, one ")
-	r.p("`go test -count 1` result, one openssl speed run, one aes-ceiling repetition. Every number is the median of the samples with the ")
-	r.p("distribution-free 95%% interval of the median from order statistics (benchstat's method; fewer than 6 samples give none), and every time ")
-	r.p("is wall-clock time (criterion and Go measure wall time; the C program uses real time; openssl speed runs with `-elapsed`; aes-ceiling's wall column). ")
-	r.p("The parameter sweeps run in one process each (medians only: they compare parameters, not contestants). ")
-	r.p("The raw outputs (criterion's estimates per pass, the Google Benchmark JSON per pass, the go test output, openssl speed and aes-ceiling, ")
-	r.p("the seccomp check, the load samples and this run's record) are in [%s](%s); `make bench-report` re-renders this file from them.\n", r.resultsDir, r.resultsDir)
-}
-
-// peerSource is where a peer's source came from as the report names it:
-// the upstream repository and commit, without the local folder it was read
-// from ("../peers/x, a snapshot of URL@commit" -> "a snapshot of URL@commit"),
-// which means nothing to a reader of the report.
-func peerSource(from string) string {
-	if local, rest, ok := strings.Cut(from, ", "); ok && !strings.Contains(local, "://") {
-		return rest
-	}
-	return from
+	r.text("method", "Hypervisor", strings.Contains(" "+r.res.run["cpu_flags"]+" ", " hypervisor "),
+		"Impl", r.res.goRandp.implementation(), "PuregoStatus", r.res.puregoStatus, "BuildType", r.res.c.buildType(),
+		"OpenSSL", r.res.ceil.OpenSSLVersion, "Peers", strings.Join(ps, ", "), "Syscall", syscallSummary(r.res.syscallCheck))
 }
 
 // syscallSummary is the seccomp test's verdict, from its output.
@@ -464,4 +397,15 @@ func quoted(s string) string {
 		return ""
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// peerSource is where a peer's source came from as the report names it:
+// the upstream repository and commit, without the local folder it was read
+// from ("../peers/x, a snapshot of URL@commit" -> "a snapshot of URL@commit"),
+// which means nothing to a reader of the report.
+func peerSource(from string) string {
+	if local, rest, ok := strings.Cut(from, ", "); ok && !strings.Contains(local, "://") {
+		return rest
+	}
+	return from
 }
