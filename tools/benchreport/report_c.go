@@ -6,52 +6,9 @@ import (
 	"strings"
 )
 
-// cLabel names a C contestant in a table of the given group ("fill",
-// "u32", "u64", "lt_u32"): the call its users make for that work.
-func (r *report) cLabel(group, key string) string {
-	fn := map[string]string{"fill": "arc4random_buf", "u32": "arc4random", "u64": "arc4random_buf", "lt_u32": "arc4random_uniform"}[group]
-	per := ""
-	if group == "u64" {
-		per = ", 8 B per call"
-	}
-	switch key {
-	case "randp":
-		return "**randp** (`randp_*`)"
-	case "randp_dlopen":
-		return "**randp** through a dlopen'ed librandp.so"
-	case "planet36":
-		return "planet36/randp (3 AES rounds)"
-	case "arc4random_glibc":
-		return r.glibcLabel(fn) + per
-	case "arc4random_libbsd":
-		return "libbsd " + r.libbsdVersion() + " `" + fn + "` (userspace ChaCha20)" + per
-	case "openssl":
-		return "OpenSSL `RAND_bytes`"
-	case "getentropy":
-		return r.glibcLabel("getentropy") + ", 256 B per call"
-	case "getrandom_vdso":
-		return "getrandom through the vDSO"
-	case "getrandom_syscall":
-		return "getrandom system call"
-	case "rdrand32":
-		return "`_rdrand32_step` (retried)"
-	case "rdrand64":
-		return "`_rdrand64_step` (retried)"
-	case "rdseed32":
-		return "`_rdseed32_step` (retried)"
-	}
-	return key
-}
-
 // libbsdVersion is the run's libbsd version ("0.11.7-2"), or "".
 func (r *report) libbsdVersion() string {
 	return strings.TrimPrefix(r.res.run["libbsd"], "libbsd0 ")
-}
-
-// shortLabel is a contestant's name in a chart legend or a column head.
-var cShort = map[string]string{
-	"randp": "randp", "planet36": "planet36/randp", "arc4random_glibc": "glibc arc4random_buf", "arc4random_libbsd": "libbsd arc4random_buf",
-	"openssl": "OpenSSL RAND_bytes", "getentropy": "getentropy", "getrandom_vdso": "getrandom vDSO", "getrandom_syscall": "getrandom syscall",
 }
 
 func (r *report) cWhy(key string) string {
@@ -93,8 +50,6 @@ func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
 	return faster, len(pairs)
 }
 
-var cFillKeys = []string{"randp", "planet36", "getrandom_vdso", "arc4random_glibc", "arc4random_libbsd", "openssl", "getrandom_syscall", "getentropy"}
-
 func (r *report) cTables() {
 	c := r.res.c
 	stamp := chartStamp(r.res.run)
@@ -105,8 +60,8 @@ func (r *report) cTables() {
 	r.p("here it is called directly (benches/c/vdso_getrandom.c). Every sample comes from its own process, so that one lucky or unlucky memory layout ")
 	r.p("cannot decide a row: the column \"processes\" counts the processes in which randp was the faster of the two.\n\n")
 	head := []string{"Size"}
-	for _, k := range cFillKeys {
-		h := cShort[k]
+	for _, k := range contestants.Rows["fill_by_size"] {
+		h := contestants.C[k].Short
 		if (k == "arc4random_glibc" || k == "getentropy") && r.glibcVersion() != "" {
 			h = strings.Replace(h, "glibc ", "", 1)
 			h = "glibc " + r.glibcVersion() + " " + h
@@ -115,8 +70,8 @@ func (r *report) cTables() {
 	}
 	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
 	var lines []series
-	for i, k := range cFillKeys {
-		s := series{legend: cShort[k], color: palette[i%len(palette)]}
+	for i, k := range contestants.Rows["fill_by_size"] {
+		s := series{legend: contestants.C[k].Short, color: palette[i%len(palette)]}
 		for _, n := range cFillSizes() {
 			s.points = append(s.points, chartPoint{x: n, s: c.get("fill_" + sizeName(n) + "/" + k)})
 		}
@@ -125,7 +80,7 @@ func (r *report) cTables() {
 	for _, n := range cFillSizes() {
 		name := "fill_" + sizeName(n) + "/"
 		cells := []string{fmtBytes(n)}
-		for _, k := range cFillKeys {
+		for _, k := range contestants.Rows["fill_by_size"] {
 			cells = append(cells, timeCell(c.get(name+k), r.cWhy(k)))
 		}
 		fast, of := r.perProcess(name+"randp", name+"planet36")
@@ -160,7 +115,7 @@ func (r *report) cTables() {
 			}
 		}
 		t := &table{head: head}
-		for _, k := range []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl", "getentropy", "getrandom_vdso", "getrandom_syscall"} {
+		for _, k := range contestants.Rows["fill_4gib"] {
 			s := c.get("fill_" + sizeName(sz) + "/" + k)
 			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
 			if s.ok() {
@@ -182,22 +137,19 @@ func (r *report) cTables() {
 	r.p("## %s\n\n", hCWords)
 	r.p("### Get a uniform random uint32_t\n\n")
 	r.p("The reference columns quote planet36/randp's README on the row of the function it measured (its `randp_u32` is planet36/randp's).\n\n")
-	r.cWordTable("u32", []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "openssl", "rdrand32", "rdseed32"},
+	r.cWordTable("u32", contestants.Rows["u32"],
 		map[string]string{"planet36": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
 		func(run seed002Run, k string) (float64, bool) { v, ok := run.U32Ns[k]; return v, ok })
 	r.p("rdrand32 and rdseed32 wrap `_rdrand32_step` and `_rdseed32_step`, retried until they succeed, as planet36/randp's do; randp uses neither. ")
 	r.p("Rows without a word call (the vDSO, OpenSSL) fill 4 or 8 bytes per call, as their users write it.\n\n")
 	var bars []series
-	u32Labels := map[string]string{"randp": "randp_u32", "planet36": "planet36/randp randp_u32", "getrandom_vdso": "getrandom vDSO, 4 B",
-		"arc4random_libbsd": "libbsd arc4random", "arc4random_glibc": "glibc " + r.glibcVersion() + " arc4random", "openssl": "OpenSSL RAND_bytes, 4 B",
-		"rdrand32": "RDRAND, 32 bits", "rdseed32": "RDSEED, 32 bits"}
-	for i, k := range []string{"randp", "planet36", "getrandom_vdso", "arc4random_libbsd", "arc4random_glibc", "openssl", "rdrand32", "rdseed32"} {
-		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: u32Labels[k], s: c.get("u32/" + k)}}})
+	for i, k := range contestants.Rows["u32_chart"] {
+		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: r.label(contestants.C[k].U32, nil), s: c.get("u32/" + k)}}})
 	}
 	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
 	r.p("### Get a uniform random uint64_t\n\n")
-	r.cWordTable("u64", []string{"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "getrandom_syscall", "openssl"}, nil, nil)
+	r.cWordTable("u64", contestants.Rows["u64"], nil, nil)
 	if h := c.get("copyzero_u64/copyzero"); h.ok() {
 		r.p("For scale, in the same processes and through the same function pointer: a thread-local word loaded and zeroed, with no generator ")
 		r.p("(`copyzero_u64`: a thread-local index, one word loaded and zeroed, the index stored back), the least a call costs that hands out a ")
@@ -214,7 +166,7 @@ func (r *report) cTables() {
 	r.p("## %s\n\n", hCLt)
 	r.p("`upper_bound` cycles through 1 ..= 0x100000, one call per iteration, as in planet36/randp's table; its README's runs are the reference columns ")
 	r.p("(2026 in ns per call; the others gave calls per second, converted here).\n\n")
-	r.cWordTable("lt_u32", []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd"},
+	r.cWordTable("lt_u32", contestants.Rows["lt_u32"],
 		map[string]string{"planet36": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002Run.lt)
 
 	r.rdrandTable()
@@ -364,13 +316,6 @@ func anchorFor(group string) string {
 		return hCLt
 	}
 	return hCWords
-}
-
-func cShortOr(k string) string {
-	if k == "randp_dlopen" {
-		return "randp linked statically against randp through dlopen"
-	}
-	return or(cShort[k], k)
 }
 
 func fmtMs(v float64) string {

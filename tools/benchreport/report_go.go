@@ -30,8 +30,8 @@ func memCell(s *goSet, name string) string {
 
 func (r *report) goTables() {
 	res := r.res
-	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
-	unpWhy, dcrdWhy := res.peers["unpredictable"], res.peers["dcrd-crypto-rand"]
+	goR, goD := res.goRandp, res.goDcrd
+	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
 	stamp := chartStamp(res.run)
 
@@ -49,30 +49,15 @@ func (r *report) goTables() {
 		return ""
 	}
 	var bars []series
-	for _, row := range []struct {
-		set       *goSet
-		name, ref string
-		what, why string
-	}{
-		{goR, "RandpBufRand", "", "**randp** `randp.Source()`: 4 KiB Go-side buffer", ""},
-		{goR, "RandpRand", "", "**randp** `randp.UnbufferedSource()`: one cgo call per value", ""},
-		{goR, "MathRand", "MathRand", "math/rand `rand.NewSource(1)` (predictable)", ""},
-		{goP, "Unpredictable", "Unpredictable", "art4711/unpredictable `NewMathRandSource()`", unpWhy},
-		{goR, "AESCTRBufRand", "", "pure-Go crypto/aes CTR, 4 KiB buffer", ""},
-		{goR, "CryptoRand", "CryptoRand", "crypto/rand.Reader through encoding/binary.Read", ""},
-		{goR, "CryptoCastRand", "CryptoCastRand", "crypto/rand.Read into [8]byte", ""},
-		{goR, "CryptoBufRand", "CryptoBufRand", "CryptoRand with a 256-value buffer", ""},
-		{goR, "LibcRand", "LibcRand", "one cgo call to glibc arc4random_buf per value", ""},
-		{goR, "LibcBufRand", "LibcBufRand", "256 values per cgo arc4random_buf call", ""},
-		{goR, "COverhead", "COverhead", "an empty cgo call", ""},
-	} {
-		s := row.set.get(row.name)
+	for _, row := range contestants.Go.Sources {
+		set, why := row.set(res)
+		s := set.get(row.Name)
 		cmp := ""
-		if row.name != "RandpBufRand" && row.name != "COverhead" {
-			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.name, base, s)
+		if row.Name != "RandpBufRand" && row.Name != "COverhead" {
+			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.Name, base, s)
 		}
-		t.row(row.name, row.what, timeCell(s, row.why), memCell(row.set, row.name), cmp, ref(0, row.ref), ref(1, row.ref))
-		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.name, s: s}}})
+		t.row(row.Name, row.Label, timeCell(s, why), memCell(set, row.Name), cmp, ref(0, row.Ref), ref(1, row.Ref))
+		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: s}}})
 	}
 	r.p("%s\n", t)
 	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (seed 003's table)", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
@@ -81,24 +66,18 @@ func (r *report) goTables() {
 	r.p("Reading 2 MiB per call through an io.Reader:\n\n")
 	base = goR.get("ReadRandp")
 	t = &table{head: []string{"Benchmark", "Time per 2 MiB", "Throughput", "B/op, allocs/op", "randp is", "reference"}}
-	for _, row := range []struct {
-		set       *goSet
-		name, ref string
-		why       string
-	}{
-		{goR, "ReadRandp", "", ""}, {goR, "ReadMathRand", "ReadMathRand", ""}, {goP, "ReadUnpredictable", "ReadUnpredictable", unpWhy},
-		{goR, "ReadAESCTR", "", ""}, {goR, "ReadChaCha8", "", ""},
-	} {
-		s := row.set.get(row.name)
+	for _, row := range contestants.Go.Read2MiB {
+		set, why := row.set(res)
+		s := set.get(row.Name)
 		refCell := ""
-		if v, ok := seed003Ref(seed003.Read, row.ref); ok {
+		if v, ok := seed003Ref(seed003.Read, row.Ref); ok {
 			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
 		}
 		cmp := ""
-		if row.name != "ReadRandp" {
-			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.name, base, s)
+		if row.Name != "ReadRandp" {
+			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.Name, base, s)
 		}
-		t.row(row.name, timeCell(s, row.why), gbps(s, 2<<20), memCell(row.set, row.name), cmp, refCell)
+		t.row(row.Name, timeCell(s, why), gbps(s, 2<<20), memCell(set, row.Name), cmp, refCell)
 	}
 	r.p("%s\n", t)
 
@@ -106,19 +85,15 @@ func (r *report) goTables() {
 	r.p("What a Go programmer picks today with math/rand/v2: `rand.New(SOURCE).Uint64()`.\n\n")
 	base = goR.get("V2Uint64/src=RandpSource")
 	t = &table{head: []string{"Source", "ns/op", "randp.Source() is"}}
-	for _, s := range []struct{ name, label string }{
-		{"RandpSource", "**randp** `randp.Source()`"}, {"RandpUnbuffered", "**randp** `randp.UnbufferedSource()`"},
-		{"ChaCha8", "`rand.NewChaCha8`"}, {"PCG", "`rand.NewPCG` (predictable)"}, {"AESCTR", "pure-Go crypto/aes CTR, 4 KiB buffer"},
-		{"BufferOnly", "randp's buffer refilled from a counter: its cost without the cipher (not a generator)"},
-	} {
-		v := goR.get("V2Uint64/src=" + s.name)
+	for _, s := range contestants.Go.V2 {
+		v := goR.get("V2Uint64/src=" + s.Name)
 		cmp := ""
-		if s.name != "RandpSource" && s.name != "BufferOnly" {
-			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.label, base, v)
-		} else if s.name == "BufferOnly" {
+		if s.Name != "RandpSource" && s.Name != "BufferOnly" {
+			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.Label, base, v)
+		} else if s.Name == "BufferOnly" {
 			cmp = compare(base, v)
 		}
-		t.row(s.label, timeCell(v, ""), cmp)
+		t.row(s.Label, timeCell(v, ""), cmp)
 	}
 	r.p("%s\n", t)
 
@@ -171,45 +146,33 @@ func (r *report) goTables() {
 func (r *report) goReadTables() {
 	res := r.res
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
-	unpWhy, dcrdWhy := res.peers["unpredictable"], res.peers["dcrd-crypto-rand"]
+	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	goVer := strings.TrimPrefix(res.run["go"], "go")
 	r.p("## %s\n\n", hGoRead)
 	r.p("One Read call of each size, ns per call. crypto/rand.Read is Go %s's (the getrandom vDSO on Linux 6.11+); the \"before Go 1.24\" column ", goVer)
 	r.p("is what crypto/rand did then, one getrandom system call per Read, made with `syscall.Syscall` (benches/go: a seccomp test checks that every ")
 	r.p("Read of it enters the kernel; %s). dcrd's columns come from its own bench_test.go, run from its source. ", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
 	r.p("The last columns compare randp.Read with today's crypto/rand.Read and with a pure-Go AES-CTR reader of one's own.\n\n")
-	cols := []struct {
-		set          *goSet
-		prefix, head string
-		why          string
-	}{
-		{goR, "RandpRead", "**randp.Read**", ""},
-		{goR, "RandpReadUnbuffered", "randp, one cgo call per Read", ""},
-		{goR, "StdlibRead", "crypto/rand.Read", ""},
-		{goP, "GetrandomRead", "crypto/rand before Go 1.24 (system call)", ""},
-		{goD, "DcrdRead", "dcrd `Read`", dcrdWhy},
-		{goD, "DcrdReadPRNG", "dcrd `PRNG.Read`", dcrdWhy},
-		{goR, "ChaCha8Read", "math/rand/v2 ChaCha8", ""},
-		{goR, "AESCTRRead", "pure-Go AES-CTR reader", ""},
-		{goP, "UnpredictableRead", "unpredictable", unpWhy},
-	}
+	cols := contestants.Go.ReadSizes
 	head := []string{"Size"}
 	for _, c := range cols {
-		head = append(head, c.head)
+		head = append(head, c.Label)
 	}
 	t := &table{head: append(head, "randp.Read vs crypto/rand.Read", "randp.Read vs pure-Go AES-CTR")}
 	var lines []series
 	for i, c := range cols {
-		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.head), color: palette[i%len(palette)]}
+		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.Label), color: palette[i%len(palette)]}
+		set, _ := c.set(res)
 		for _, sz := range goReadSizes {
-			s.points = append(s.points, chartPoint{x: sz.bytes, s: c.set.get(c.prefix + "/" + sz.name)})
+			s.points = append(s.points, chartPoint{x: sz.bytes, s: set.get(c.Name + "/" + sz.name)})
 		}
 		lines = append(lines, s)
 	}
 	for _, sz := range goReadSizes {
 		cells := []string{fmtBytes(sz.bytes)}
 		for _, c := range cols {
-			cells = append(cells, timeCell(c.set.get(c.prefix+"/"+sz.name), c.why))
+			set, why := c.set(res)
+			cells = append(cells, timeCell(set.get(c.Name+"/"+sz.name), why))
 		}
 		rp := goR.get("RandpRead/" + sz.name)
 		cells = append(cells, r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
@@ -335,18 +298,9 @@ func (r *report) goPureTables() {
 	r.p("The same Go benchmarks built with `-tags randp_purego` (the binary reports `randp.Implementation() = %q`), in the same passes, ", r.res.puregoImplementation())
 	r.p("for the rows this section shows. ns per call, median [95%% interval].\n\n")
 	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
-	for _, row := range []struct{ what, mine, rival, rivalLabel string }{
-		{"`rand.New(randp.Source()).Uint64()`", "V2Uint64/src=RandpSource", "V2Uint64/src=ChaCha8", "`rand.New(rand.NewChaCha8(seed)).Uint64()`"},
-		{"`rand.New(randp.Source()).Uint64()`", "V2Uint64/src=RandpSource", "V2Uint64/src=PCG", "`rand.New(rand.NewPCG(1, 2)).Uint64()`"},
-		{"`Uint64()`", "Uint64/impl=Randp", "Uint64/impl=MathRandV2", "math/rand/v2 `Uint64()`"},
-		{"`Read` 4 B", "RandpRead/4b", "StdlibRead/4b", "crypto/rand.Read"},
-		{"`Read` 32 B", "RandpRead/32b", "StdlibRead/32b", "crypto/rand.Read"},
-		{"`Read` 4 KiB", "RandpRead/4KiB", "StdlibRead/4KiB", "crypto/rand.Read"},
-		{"`Read` 32 B", "RandpRead/32b", "AESCTRRead/32b", "a pure-Go AES-CTR reader"},
-		{"ParallelRead32", "ParallelRead32/impl=Randp", "ParallelRead32/impl=AESCTR", "a pure-Go AES-CTR reader per goroutine"},
-	} {
-		a, b := set.get(row.mine), set.get(row.rival)
-		t.row(row.what, timeCell(a, ""), row.rivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.what+": "+row.rivalLabel, a, b))
+	for _, row := range contestants.Go.Purego {
+		a, b := set.get(row.Name), set.get(row.Rival)
+		t.row(row.Label, timeCell(a, ""), row.RivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.Label+": "+row.RivalLabel, a, b))
 	}
 	r.p("%s\n", t)
 	r.goSweep(set, hGoPure+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")

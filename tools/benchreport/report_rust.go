@@ -14,17 +14,13 @@ func (r *report) rustTables() {
 		r.p("**%s**\n\n", g.title)
 		base := cr.get(g.group, "randp_bytes").Time
 		t := &table{head: []string{"Function", "Time per call", "Throughput", "randp is"}}
-		for _, row := range []struct{ fn, label string }{
-			{"randp_bytes", "**randp** `fill_bytes`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
-			{"getrandom_crate", "getrandom crate"}, {"randp_keystream", "randp's keystream engine alone (kernel, no buffer)"},
-			{"aes256ctr_keystream", "aes crate AES-256-CTR keystream"},
-		} {
-			s := cr.get(g.group, row.fn).Time
+		for _, row := range contestants.Rust.Fill {
+			s := cr.get(g.group, row[0]).Time
 			cmp := ""
-			if row.fn != "randp_bytes" {
-				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, s)
+			if row[0] != "randp_bytes" {
+				cmp = r.vs(hRust, "Rust "+g.group+": "+row[1], base, s)
 			}
-			t.row(row.label, timeCell(s, ""), gbps(s, g.size), cmp)
+			t.row(row[1], timeCell(s, ""), gbps(s, g.size), cmp)
 		}
 		r.p("%s\n", t)
 	}
@@ -36,21 +32,16 @@ func (r *report) rustTables() {
 		r.p("**%s**\n\n", g.title)
 		base := cr.get(g.group, g.base).PerElement()
 		t := &table{head: []string{"Function", "Time per call", "randp is"}}
-		for _, row := range []struct{ fn, label string }{
-			{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
-			{"getrandom_crate", "getrandom crate"}, {"fastrand", "fastrand (not cryptographic: the floor)"},
-			{"rand_random_range", "rand `ThreadRng` `random_range`"}, {"rand_StdRng_random_range", "rand `StdRng` `random_range`"},
-			{"copyzero_u32", "for scale, no generator: a thread-local word loaded and zeroed (`copyzero_u32`)"},
-		} {
-			c, ok := cr[g.group][row.fn]
+		for _, row := range append([][2]string{{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}}, contestants.Rust.Words...) {
+			c, ok := cr[g.group][row[0]]
 			if !ok {
 				continue
 			}
 			cmp := ""
-			if row.fn != g.base && row.fn != "copyzero_u32" {
-				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, c.PerElement())
+			if row[0] != g.base && row[0] != "copyzero_u32" {
+				cmp = r.vs(hRust, "Rust "+g.group+": "+row[1], base, c.PerElement())
 			}
-			t.row(row.label, timeCell(c.PerElement(), ""), cmp)
+			t.row(row[1], timeCell(c.PerElement(), ""), cmp)
 		}
 		r.p("%s\n", t)
 	}
