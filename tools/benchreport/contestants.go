@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-
-	"github.com/BurntSushi/toml"
 )
 
 // The contestants' names and the tables' row orders (data/contestants.toml).
@@ -66,12 +64,8 @@ func init() {
 // schema: every row order names described contestants, every label parses.
 func parseContestants(text string) (*contestantData, error) {
 	var c contestantData
-	md, err := toml.Decode(text, &c)
-	if err != nil {
+	if err := decodeTOML(text, &c); err != nil {
 		return nil, err
-	}
-	if keys := md.Undecoded(); len(keys) > 0 {
-		return nil, fmt.Errorf("unknown keys %v", keys)
 	}
 	for _, rows := range []string{"fill_by_size", "fill_4gib", "u32", "u32_chart", "u64", "lt_u32"} {
 		if len(c.Rows[rows]) == 0 {

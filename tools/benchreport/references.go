@@ -39,23 +39,24 @@ func (s seed002Run) lt(key string) (float64, bool) {
 	return 0, false
 }
 
-// seed003Row is one line of "How slow are decent random numbers?":
-// name, iterations, ns/op, MB/s (Read rows only), B/op, allocs/op.
+// seed003Row is one line of "How slow are decent random numbers?".
 type seed003Row struct {
-	Name        string
-	Iters       int
-	NsOp        float64
-	MBs         float64
-	BOp, Allocs int
+	Name   string  `toml:"name"`
+	Iters  int     `toml:"iters"`
+	NsOp   float64 `toml:"ns_op"`
+	MBs    float64 `toml:"mb_s"` // Read rows only
+	BOp    int     `toml:"b_op"`
+	Allocs int     `toml:"allocs"`
 }
 
-// seed000Row is one line of decred dcrd's benchstat table, as printed:
-// name, sec/op old and its ±, new and its ±, vs base.
+// seed000Row is one line of decred dcrd's benchstat table, as printed.
 type seed000Row struct {
-	Name         string
-	Old, New     float64 // ns
-	OldPM, NewPM string  // "± 2%"
-	VsBase       string
+	Name   string  `toml:"name"`
+	Old    float64 `toml:"old"` // ns
+	OldPM  string  `toml:"old_pm"`
+	New    float64 `toml:"new"`
+	NewPM  string  `toml:"new_pm"`
+	VsBase string  `toml:"vs_base"`
 }
 
 // references is data/references.toml.
@@ -77,45 +78,19 @@ type references struct {
 	} `toml:"rdrand_patch"`
 }
 
-var (
-	seed002 []seed002Run
-	seed003 struct {
-		Machine string
-		Runs    [2][]seed003Row
-		Read    []seed003Row
-	}
-	seed000 struct {
-		Machine, Geomean string
-		Rows             []seed000Row
-	}
-	seed004 struct {
-		Machine       string
-		ImprovementPC float64
-	}
-)
+var refs references
 
 func init() {
-	ref, err := parseReferences(referencesTOML)
-	if err != nil {
+	if err := parseReferences(referencesTOML, &refs); err != nil {
 		panic("benchreport: data/references.toml: " + err.Error())
 	}
-	seed002 = ref.Planet36
-	seed003.Machine, seed003.Read = ref.Unpredictable.Machine, ref.Unpredictable.Read
-	copy(seed003.Runs[:], ref.Unpredictable.Runs)
-	seed000.Machine, seed000.Geomean, seed000.Rows = ref.Dcrd.Machine, ref.Dcrd.Geomean, ref.Dcrd.Rows
-	seed004.Machine, seed004.ImprovementPC = ref.RdrandPatch.Machine, ref.RdrandPatch.ImprovementPC
 }
 
-// parseReferences decodes the references and checks them against the
-// schema: no key the types do not name, every document and field present.
-func parseReferences(text string) (*references, error) {
-	var ref references
-	md, err := toml.Decode(text, &ref)
-	if err != nil {
-		return nil, err
-	}
-	if keys := md.Undecoded(); len(keys) > 0 {
-		return nil, fmt.Errorf("unknown keys %v", keys)
+// parseReferences decodes the references into ref and checks them against
+// the schema: no key the types do not name, every document and field there.
+func parseReferences(text string, ref *references) error {
+	if err := decodeTOML(text, ref); err != nil {
+		return err
 	}
 	var missing []string
 	need := func(ok bool, what string) {
@@ -130,67 +105,33 @@ func parseReferences(text string) (*references, error) {
 	}
 	u := ref.Unpredictable
 	need(u.Machine != "" && len(u.Runs) == 2 && len(u.Read) > 0, "unpredictable: machine, two runs, read")
+	for _, row := range append(append(append([]seed003Row(nil), u.Read...), u.Runs[0]...), u.Runs[len(u.Runs)-1]...) {
+		need(row.Name != "" && row.Iters > 0 && row.NsOp > 0, "unpredictable: a row's name, iters and ns_op")
+	}
 	need(ref.Dcrd.Machine != "" && ref.Dcrd.Geomean != "" && len(ref.Dcrd.Rows) > 0, "dcrd: machine, geomean, rows")
+	for _, row := range ref.Dcrd.Rows {
+		need(row.Name != "" && row.Old > 0 && row.New > 0 && row.OldPM != "" && row.NewPM != "" && row.VsBase != "", "dcrd: every field of "+row.Name)
+	}
 	need(ref.RdrandPatch.Machine != "" && ref.RdrandPatch.ImprovementPC > 0, "rdrand_patch: machine, improvement_pc")
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("missing %s", strings.Join(missing, "; "))
+		return fmt.Errorf("missing %s", strings.Join(missing, "; "))
 	}
-	return &ref, nil
-}
-
-// UnmarshalTOML reads a row [name, iterations, ns/op, MB/s, B/op, allocs/op].
-func (r *seed003Row) UnmarshalTOML(v any) error {
-	f, err := rowFields(v, "sifffi")
-	if err != nil {
-		return err
-	}
-	*r = seed003Row{f[0].(string), int(f[1].(int64)), f[2].(float64), f[3].(float64), int(f[4].(float64)), int(f[5].(int64))}
 	return nil
 }
 
-// UnmarshalTOML reads a row [name, old ns, old ±, new ns, new ±, vs base].
-func (r *seed000Row) UnmarshalTOML(v any) error {
-	f, err := rowFields(v, "sfsfss")
+// decodeTOML decodes a data file into v and refuses a key v does not name.
+func decodeTOML(text string, v any) error {
+	md, err := toml.Decode(text, v)
 	if err != nil {
 		return err
 	}
-	*r = seed000Row{Name: f[0].(string), Old: f[1].(float64), OldPM: f[2].(string), New: f[3].(float64), NewPM: f[4].(string), VsBase: f[5].(string)}
+	if keys := md.Undecoded(); len(keys) > 0 {
+		return fmt.Errorf("unknown keys %v", keys)
+	}
 	return nil
 }
 
-// rowFields checks a TOML array against kinds, one letter per field: s a
-// string, i an integer, f a number (an integer is taken as a float64).
-func rowFields(v any, kinds string) ([]any, error) {
-	row, ok := v.([]any)
-	if !ok || len(row) != len(kinds) {
-		return nil, fmt.Errorf("row %v: want an array of %d fields", v, len(kinds))
-	}
-	out := make([]any, len(row))
-	for i, k := range kinds {
-		switch x := row[i].(type) {
-		case string:
-			ok = k == 's'
-			out[i] = x
-		case int64:
-			ok = k == 'i' || k == 'f'
-			out[i] = x
-			if k == 'f' {
-				out[i] = float64(x)
-			}
-		case float64:
-			ok = k == 'f'
-			out[i] = x
-		default:
-			ok = false
-		}
-		if !ok {
-			return nil, fmt.Errorf("row %v: field %d is %T, want %c", v, i+1, row[i], k)
-		}
-	}
-	return out, nil
-}
-
-// seed003Ref finds a row of one of seed 003's runs.
+// seed003Ref finds a row of one of the article's runs.
 func seed003Ref(rows []seed003Row, name string) (seed003Row, bool) {
 	for _, r := range rows {
 		if r.Name == name {
@@ -200,9 +141,9 @@ func seed003Ref(rows []seed003Row, name string) (seed003Row, bool) {
 	return seed003Row{}, false
 }
 
-// seed000Ref finds one of seed 000's rows.
+// seed000Ref finds one of dcrd's rows.
 func seed000Ref(name string) (seed000Row, bool) {
-	for _, r := range seed000.Rows {
+	for _, r := range refs.Dcrd.Rows {
 		if r.Name == name {
 			return r, true
 		}

@@ -100,7 +100,7 @@ func (r *report) cTables() {
 	r.p("## %s\n\n", hCFill)
 	r.p("planet36/randp's table: time to generate 4 GiB at the rate measured above, in 256 B calls (planet36/randp's method) and in 1 MiB calls. ")
 	r.p("The reference columns quote its README's four runs (002), each on the row of the function it measured, not on this machine:\n\n")
-	for _, s := range seed002 {
+	for _, s := range refs.Planet36 {
 		r.p("- %s: %s\n", s.Date, s.System)
 	}
 	r.p("\n")
@@ -110,7 +110,7 @@ func (r *report) cTables() {
 		base := c.get("fill_" + sizeName(sz) + "/randp")
 		head := []string{"Function", "Time to generate 4 GiB", "Throughput", "randp is"}
 		if sz == 256 {
-			for _, s := range seed002 {
+			for _, s := range refs.Planet36 {
 				head = append(head, "reference: "+s.Date)
 			}
 		}
@@ -125,7 +125,7 @@ func (r *report) cTables() {
 				}
 			}
 			if sz == 256 {
-				for _, run := range seed002 {
+				for _, run := range refs.Planet36 {
 					cells = append(cells, seedNum(run.FillMs, refKey[k], fmtMs))
 				}
 			}
@@ -206,8 +206,8 @@ func (r *report) rdrandTable() {
 	c := r.res.c
 	r.p("## %s\n\n", hRdrand)
 	r.p("The kernel's patch \"random: avoid superfluous call to RDRAND in CRNG extraction\" (004) removed one 64-bit RDRAND from every ")
-	r.p("extraction of getrandom(2) and /dev/urandom: \"Removing the call to RDRAND improves performance on an %s by %.0f%%\" (reference), ", seed004.Machine, seed004.ImprovementPC)
-	r.p("that is, an extraction with its RDRAND took %.1f times as long as one without. The same costs on this CPU, this run:\n\n", 1+seed004.ImprovementPC/100)
+	r.p("extraction of getrandom(2) and /dev/urandom: \"Removing the call to RDRAND improves performance on an %s by %.0f%%\" (reference), ", refs.RdrandPatch.Machine, refs.RdrandPatch.ImprovementPC)
+	r.p("that is, an extraction with its RDRAND took %.1f times as long as one without. The same costs on this CPU, this run:\n\n", 1+refs.RdrandPatch.ImprovementPC/100)
 	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
 	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
 	ru32 := c.get("u32/randp")
@@ -236,9 +236,9 @@ func (r *report) rdrandTable() {
 		return stat{Center: a.Center + b.Center, Lo: a.Center + b.Center, Hi: a.Center + b.Center}
 	}
 	if rd64.ok() && sys64.ok() {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+seed004.ImprovementPC/100, seed004.Machine))
+		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+refs.RdrandPatch.ImprovementPC/100, refs.RdrandPatch.Machine))
 	} else {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+seed004.ImprovementPC/100))
+		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+refs.RdrandPatch.ImprovementPC/100))
 	}
 	if rd64.ok() && vdso64.ok() {
 		t.row("one extraction of 64 B in the vDSO with one 64-bit RDRAND added / without", ratio(sum(vdso64, rd64), vdso64), "")
@@ -284,7 +284,7 @@ func (r *report) cWordTable(group string, keys []string, refKeys map[string]stri
 	base := c.get(group + "/randp")
 	head := []string{"Function", "Time per call", "randp is"}
 	if ref != nil {
-		for _, s := range seed002 {
+		for _, s := range refs.Planet36 {
 			head = append(head, "reference: "+s.Date)
 		}
 	}
@@ -296,7 +296,7 @@ func (r *report) cWordTable(group string, keys []string, refKeys map[string]stri
 			cells[2] = r.vs(anchorFor(group), "C "+group+": "+cShortOr(k), base, s)
 		}
 		if ref != nil {
-			for _, run := range seed002 {
+			for _, run := range refs.Planet36 {
 				cell := ""
 				if rk := refKeys[k]; rk != "" {
 					if v, ok := ref(run, rk); ok {

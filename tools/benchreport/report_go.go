@@ -38,12 +38,12 @@ func (r *report) goTables() {
 	r.p("## %s\n\n", hGoSrc)
 	r.p("`go test -bench -benchmem`, one sample per pass (%d), GOMAXPROCS %s; ns/op, median [95%% interval], and the median B/op and allocs/op. ", goR.runs(), procs)
 	r.p("Every row is `rand.New(SOURCE).Int63()` with math/rand, as in \"How slow are decent random numbers?\" (003); its two runs ")
-	r.p("(%s) are the reference columns, ns/op, B/op and allocs/op as printed there. ", seed003.Machine)
+	r.p("(%s) are the reference columns, ns/op, B/op and allocs/op as printed there. ", refs.Unpredictable.Machine)
 	r.p("`Unpredictable` is that article's own pure-Go arc4random (art4711/unpredictable), built from its source.\n\n")
 	base := goR.get("RandpBufRand")
 	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "B/op, allocs/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
 	ref := func(run int, name string) string {
-		if row, ok := seed003Ref(seed003.Runs[run], name); ok {
+		if row, ok := seed003Ref(refs.Unpredictable.Runs[run], name); ok {
 			return fmt.Sprintf("%s, %d B, %d allocs", ns(row.NsOp), row.BOp, row.Allocs)
 		}
 		return ""
@@ -70,7 +70,7 @@ func (r *report) goTables() {
 		set, why := row.set(res)
 		s := set.get(row.Name)
 		refCell := ""
-		if v, ok := seed003Ref(seed003.Read, row.Ref); ok {
+		if v, ok := seed003Ref(refs.Unpredictable.Read, row.Ref); ok {
 			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
 		}
 		cmp := ""
@@ -227,9 +227,9 @@ func (r *report) goReadTables() {
 		o, n := geomean(geoOld), geomean(geoNew)
 		geo = fmt.Sprintf("%s → %s, %+.2f%% (%d rows)", ns(o), ns(n), 100*(n/o-1), len(geoOld))
 	}
-	t.row("geomean", geo, "", "", "", "", seed000.Geomean+" (24 rows)")
+	t.row("geomean", geo, "", "", "", "", refs.Dcrd.Geomean+" (24 rows)")
 	r.p("%s\n", t)
-	r.p("Reference: %s.\n\n", seed000.Machine)
+	r.p("Reference: %s.\n\n", refs.Dcrd.Machine)
 }
 
 // vsBase is benchstat's "vs base" (new/old − 1) where the intervals separate.
