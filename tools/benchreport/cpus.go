@@ -85,22 +85,19 @@ func (r *report) everyCPU(groups []summaryGroup) {
 	if len(r.others) == 0 {
 		return
 	}
-	r.p("### %s\n\n", hEveryCPU)
-	r.p("The verdicts above beside those of the runs kept for other CPUs (one run per CPU, its raw outputs in its own folder of %s); ", r.resultsRoot)
-	r.p("the tables below this section are the newest run's. A CPU's verdicts hold for that CPU only.\n\n")
 	runs := []*results{r.res}
-	dirs := []string{r.resultsDir}
+	var list []map[string]string
 	others := make([][]summaryGroup, len(r.others))
-	for i, o := range r.others {
-		runs = append(runs, o.res)
-		dirs = append(dirs, o.dir)
-		others[i] = (&report{res: o.res}).summaryGroups()
+	for i, o := range append([]cpuRun{{r.resultsDir, r.res}}, r.others...) {
+		if i > 0 {
+			runs = append(runs, o.res)
+			others[i-1] = (&report{res: o.res}).summaryGroups()
+		}
+		run := o.res.run
+		list = append(list, map[string]string{"CPU": shortCPU(run), "Backend": or(run["backend"], "?"),
+			"Commit": or(run["commit"], "?") + dirtyNote(run["dirty"]), "Date": or(run["date"], "date not recorded"), "Dir": o.dir})
 	}
-	for i, run := range runs {
-		r.p("- %s: randp's `%s` kernel, commit %s%s, %s; raw outputs in [%s](%s)\n", shortCPU(run.run), or(run.run["backend"], "?"),
-			or(run.run["commit"], "?"), dirtyNote(run.run["dirty"]), or(run.run["date"], "date not recorded"), dirs[i], dirs[i])
-	}
-	r.p("\n")
+	r.text("every_cpu", "Root", r.resultsRoot, "Runs", list)
 	for gi, g := range groups {
 		r.p("%s\n\n", g.title)
 		head := []string{"If you use today", "for"}

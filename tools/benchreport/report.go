@@ -184,9 +184,7 @@ type summaryRow struct {
 }
 
 func (r *report) summary() {
-	r.p("## %s\n\n", hSummary)
-	r.p("How much faster or slower randp is than what you call today, for the same work, on the %s; each row links to its full table. ", r.cpuName())
-	r.p("The rows where randp is slower are here too, and every other loss of the report is listed [below](%s).\n\n", anchor(hLosses))
+	r.text("summary")
 	groups := r.summaryGroups()
 	for _, g := range groups {
 		r.p("%s\n\n", g.title)
@@ -293,7 +291,7 @@ func boldRatio(v string) string {
 // lossList is every comparison of the report in which randp is slower,
 // after the call sizes at which randp wins or loses against planet36/randp.
 func (r *report) lossList() {
-	r.p("## %s\n\n", hLosses)
+	r.text("losses")
 	r.fillVerdicts()
 	if len(r.losses) == 0 {
 		r.p("In this run on the %s, randp is significantly slower in no comparison of this report.\n\n", r.cpuName())

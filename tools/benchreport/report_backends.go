@@ -13,11 +13,7 @@ func (r *report) backendsTable() {
 		r.p("Not measured in this run (benches/backends.rs).\n\n")
 		return
 	}
-	r.p("randp's Rust `fill_bytes` and `u64` (benches/backends.rs) on each keystream backend this CPU runs, each measured in a process of its own ")
-	r.p("that picks its backend before its first draw: `aesni` is the backend of a CPU with AES-NI and no VAES, `portable` (the aes crate in counter mode) ")
-	r.p("that of a CPU without AES instructions. Beside them, for scale, planet36/randp's C fills of this run (`randp_bytes` through the C ABI; the Rust ")
-	r.p("calls skip the call into another object). This CPU's AES units are not an older CPU's: the rows show randp's code on fewer instructions, ")
-	r.p("and the ceiling table above gives this CPU's rate for each instruction width (14 rounds for randp, 3 for planet36/randp).\n\n")
+	r.text("backends")
 	t := &table{head: []string{"Backend", "Fill 256 B", "vs planet36/randp", "Fill 4 KiB", "vs planet36/randp", "Fill 1 MiB", "vs planet36/randp", "u64"}}
 	c := r.res.c
 	for _, b := range []string{"vaes512", "vaes256", "aesni", "portable"} {

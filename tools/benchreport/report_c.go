@@ -54,11 +54,7 @@ func (r *report) cTables() {
 	c := r.res.c
 	stamp := chartStamp(r.res.run)
 
-	r.p("## %s\n\n", hCSweep)
-	r.p("C to C (benches/c, Google Benchmark): every library is called through a function pointer from the same C program, as planet36/randp's ")
-	r.p("own benchmarks do; one call of each size per iteration, ns per call. The vDSO getrandom is what glibc 2.41+ and Go 1.24+ use on Linux 6.11+; ")
-	r.p("here it is called directly (benches/c/vdso_getrandom.c). Every sample comes from its own process, so that one lucky or unlucky memory layout ")
-	r.p("cannot decide a row: the column \"processes\" counts the processes in which randp was the faster of the two.\n\n")
+	r.text("c_sweep")
 	head := []string{"Size"}
 	for _, k := range contestants.Rows["fill_by_size"] {
 		h := contestants.C[k].Short
@@ -97,13 +93,7 @@ func (r *report) cTables() {
 	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
 
-	r.p("## %s\n\n", hCFill)
-	r.p("planet36/randp's table: time to generate 4 GiB at the rate measured above, in 256 B calls (planet36/randp's method) and in 1 MiB calls. ")
-	r.p("The reference columns quote its README's four runs (002), each on the row of the function it measured, not on this machine:\n\n")
-	for _, s := range refs.Planet36 {
-		r.p("- %s: %s\n", s.Date, s.System)
-	}
-	r.p("\n")
+	r.text("c_fill", "Runs", refs.Planet36)
 	refKey := map[string]string{"planet36": "randp_bytes", "arc4random_glibc": "arc4random_buf", "getentropy": "getentropy"}
 	for _, sz := range []float64{256, 1 << 20} {
 		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz))
@@ -134,14 +124,11 @@ func (r *report) cTables() {
 		r.p("%s\n", t)
 	}
 
-	r.p("## %s\n\n", hCWords)
-	r.p("### Get a uniform random uint32_t\n\n")
-	r.p("The reference columns quote planet36/randp's README on the row of the function it measured (its `randp_u32` is planet36/randp's).\n\n")
+	r.text("c_u32")
 	r.cWordTable("u32", contestants.Rows["u32"],
 		map[string]string{"planet36": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
 		func(run seed002Run, k string) (float64, bool) { v, ok := run.U32Ns[k]; return v, ok })
-	r.p("rdrand32 and rdseed32 wrap `_rdrand32_step` and `_rdseed32_step`, retried until they succeed, as planet36/randp's do; randp uses neither. ")
-	r.p("Rows without a word call (the vDSO, OpenSSL) fill 4 or 8 bytes per call, as their users write it.\n\n")
+	r.text("c_u32_after")
 	var bars []series
 	for i, k := range contestants.Rows["u32_chart"] {
 		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: r.label(contestants.C[k].U32, nil), s: c.get("u32/" + k)}}})
@@ -151,28 +138,23 @@ func (r *report) cTables() {
 	r.p("### Get a uniform random uint64_t\n\n")
 	r.cWordTable("u64", contestants.Rows["u64"], nil, nil)
 	if h := c.get("copyzero_u64/copyzero"); h.ok() {
-		r.p("For scale, in the same processes and through the same function pointer: a thread-local word loaded and zeroed, with no generator ")
-		r.p("(`copyzero_u64`: a thread-local index, one word loaded and zeroed, the index stored back), the least a call costs that hands out a ")
-		r.p("word from a per-thread buffer and erases it, keystream aside: %s", spread(h))
+		var hd, e, ed string
 		if d := c.get("copyzero_u64/copyzero_dlopen"); d.ok() {
-			r.p(" linked statically, %s in a dlopen'ed object", spread(d))
+			hd = spread(d)
 		}
-		if e, d := c.get("empty_u64/empty"), c.get("empty_u64/empty_dlopen"); e.ok() && d.ok() {
-			r.p("; a function that does nothing: %s linked statically, %s in a dlopen'ed object", spread(e), spread(d))
+		if es, ds := c.get("empty_u64/empty"), c.get("empty_u64/empty_dlopen"); es.ok() && ds.ok() {
+			e, ed = spread(es), spread(ds)
 		}
-		r.p(".\n\n")
+		r.text("c_u64_scale", "Handout", spread(h), "HandoutDlopen", hd, "Empty", e, "EmptyDlopen", ed)
 	}
 
-	r.p("## %s\n\n", hCLt)
-	r.p("`upper_bound` cycles through 1 ..= 0x100000, one call per iteration, as in planet36/randp's table; its README's runs are the reference columns ")
-	r.p("(2026 in ns per call; the others gave calls per second, converted here).\n\n")
+	r.text("c_lt")
 	r.cWordTable("lt_u32", contestants.Rows["lt_u32"],
 		map[string]string{"planet36": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002Run.lt)
 
 	r.rdrandTable()
 
-	r.p("## %s\n\n", hCThreads)
-	r.p("Each thread draws from its own per-thread state; throughput counts the work of every thread (wall time).\n\n")
+	r.text("c_threads")
 	t = &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
 	for _, w := range []struct{ name, label string }{
 		{"threads_fill_1MiB/randp", "randp_bytes, 1 MiB calls"}, {"threads_fill_1MiB/planet36", "planet36/randp randp_bytes, 1 MiB calls"},
@@ -190,8 +172,7 @@ func (r *report) cTables() {
 		}
 	}
 	r.p("%s\n", t)
-	r.p("One generator behind a mutex against one per thread (planet36/randp's mutex benchmark, made with randp): ")
-	r.p("`randp_u64` as it is, and `randp_u64` called under one global `pthread_mutex_t`, as a program that shares one generator between threads has it. ns per value, all threads together.\n\n")
+	r.text("c_mutex")
 	t = &table{head: []string{"Threads", "per-thread state", "one generator behind a mutex", "per-thread is"}}
 	for _, n := range []string{"1", "2"} {
 		a, b := c.get("mutex_u64/randp_thread_local/threads:"+n), c.get("mutex_u64/randp_mutex/threads:"+n)
@@ -204,10 +185,7 @@ func (r *report) cTables() {
 // costs against a getrandom extraction and against randp.
 func (r *report) rdrandTable() {
 	c := r.res.c
-	r.p("## %s\n\n", hRdrand)
-	r.p("The kernel's patch \"random: avoid superfluous call to RDRAND in CRNG extraction\" (004) removed one 64-bit RDRAND from every ")
-	r.p("extraction of getrandom(2) and /dev/urandom: \"Removing the call to RDRAND improves performance on an %s by %.0f%%\" (reference), ", refs.RdrandPatch.Machine, refs.RdrandPatch.ImprovementPC)
-	r.p("that is, an extraction with its RDRAND took %.1f times as long as one without. The same costs on this CPU, this run:\n\n", 1+refs.RdrandPatch.ImprovementPC/100)
+	r.text("c_rdrand", "Machine", refs.RdrandPatch.Machine, "PC", refs.RdrandPatch.ImprovementPC, "Times", fmt.Sprintf("%.1f", 1+refs.RdrandPatch.ImprovementPC/100))
 	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
 	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
 	ru32 := c.get("u32/randp")
@@ -390,13 +368,7 @@ func (r *report) cFillByOffset() {
 		}
 		t.row(cells...)
 	}
-	r.p("By where the destination starts past a 64-byte boundary: the passes turn it through %s bytes, one offset per process, so each column holds the processes ", joinInts(offsets))
-	r.p("that used it (medians of their calls, ns per call")
-	if note := c.turnsNote(); note != "" {
-		r.p("; %s", note)
-	}
-	r.p("). A vector store that starts off its width's boundary can cross a cache line; ")
-	r.p("a row that differs from column to column depends on the caller's alignment.\n\n%s\n", t)
+	r.text("c_offsets", "Offsets", joinInts(offsets), "Turns", c.turnsNote(), "Table", t.String())
 }
 
 // joinInts writes 0, 16, 32 and 48.

@@ -35,11 +35,7 @@ func (r *report) goTables() {
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
 	stamp := chartStamp(res.run)
 
-	r.p("## %s\n\n", hGoSrc)
-	r.p("`go test -bench -benchmem`, one sample per pass (%d), GOMAXPROCS %s; ns/op, median [95%% interval], and the median B/op and allocs/op. ", goR.runs(), procs)
-	r.p("Every row is `rand.New(SOURCE).Int63()` with math/rand, as in \"How slow are decent random numbers?\" (003); its two runs ")
-	r.p("(%s) are the reference columns, ns/op, B/op and allocs/op as printed there. ", refs.Unpredictable.Machine)
-	r.p("`Unpredictable` is that article's own pure-Go arc4random (art4711/unpredictable), built from its source.\n\n")
+	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine)
 	base := goR.get("RandpBufRand")
 	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "B/op, allocs/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
 	ref := func(run int, name string) string {
@@ -81,8 +77,7 @@ func (r *report) goTables() {
 	}
 	r.p("%s\n", t)
 
-	r.p("## %s\n\n", hGoV2)
-	r.p("What a Go programmer picks today with math/rand/v2: `rand.New(SOURCE).Uint64()`.\n\n")
+	r.text("go_v2")
 	base = goR.get("V2Uint64/src=RandpSource")
 	t = &table{head: []string{"Source", "ns/op", "randp.Source() is"}}
 	for _, s := range contestants.Go.V2 {
@@ -100,10 +95,7 @@ func (r *report) goTables() {
 	r.goReadTables()
 	r.goSweep(r.res.goRandp, hGoSweep, "go-read-by-size.svg", "randp.Read (cgo)")
 
-	r.p("## %s\n\n", hGoFuncs)
-	r.p("dcrd's own benchmark functions beside randp's and math/rand/v2's, each measured the way dcrd's bench_test.go does: one bound per benchmark drawn ")
-	r.p("once from the library under test (Int32N: `Int32()`; Uint32N, Int64N, Uint64N: `Uint32()`; Duration: `Uint32()` seconds), and ShuffleSlice per element of a 100-element slice. ")
-	r.p("math/rand/v2 has no Duration: its row is `rand.N`. The reference columns are dcrd's published run of its own functions (000).\n\n")
+	r.text("go_funcs")
 	t = &table{head: []string{"Function", "**randp**", "dcrd", "math/rand/v2", "randp vs dcrd", "randp vs math/rand/v2", "reference: dcrd old", "reference: dcrd new"}}
 	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
 		a, d, v2 := goR.get(fn), goD.get(fn), goR.get("RandV2"+fn)
@@ -119,10 +111,7 @@ func (r *report) goTables() {
 	}
 	r.p("%s\n", t)
 
-	r.p("## %s\n\n", hGoPar)
-	r.p("Goroutine-safe package-level functions: `Uint64` (crypto/rand: Read into 8 bytes) with one goroutine and under `b.RunParallel` on every P, ")
-	r.p("and Read of 32 bytes under `b.RunParallel` (math/rand/v2 has no global Read: a ChaCha8 per goroutine; likewise a pure-Go AES-CTR reader per goroutine). ")
-	r.p("In parallel rows ns/op is wall time per operation across all goroutines.\n\n")
+	r.text("go_par")
 	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand", "randp vs pure-Go AES-CTR"}}
 	for _, bm := range []struct{ name, v2 string }{
 		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
@@ -148,11 +137,7 @@ func (r *report) goReadTables() {
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	goVer := strings.TrimPrefix(res.run["go"], "go")
-	r.p("## %s\n\n", hGoRead)
-	r.p("One Read call of each size, ns per call. crypto/rand.Read is Go %s's (the getrandom vDSO on Linux 6.11+); the \"before Go 1.24\" column ", goVer)
-	r.p("is what crypto/rand did then, one getrandom system call per Read, made with `syscall.Syscall` (benches/go: a seccomp test checks that every ")
-	r.p("Read of it enters the kernel; %s). dcrd's columns come from its own bench_test.go, run from its source. ", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
-	r.p("The last columns compare randp.Read with today's crypto/rand.Read and with a pure-Go AES-CTR reader of one's own.\n\n")
+	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
 	cols := contestants.Go.ReadSizes
 	head := []string{"Size"}
 	for _, c := range cols {
@@ -183,13 +168,7 @@ func (r *report) goReadTables() {
 	svg, err := lineChart("Go: time per Read call at dcrd's sizes (seed 000's sizes)", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
 	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
 
-	r.p("### Seed 000's table, old against new, measured here\n\n")
-	r.p("decred dcrd's benchstat (000) compares \"old\" (Go before 1.24) with \"new\" (Go 1.24's vDSO crypto/rand, on Linux ≥ 6.11). Here, in the same run: ")
-	r.p("StdlibRead old is the getrandom system call per Read (what crypto/rand did before Go 1.24), new is Go %s's crypto/rand.Read; ", goVer)
-	r.p("DcrdRead, DcrdReadPRNG and the bounded functions are dcrd's code at the pinned commit, which is the \"old\" code: the change the seed ")
-	r.p("benchmarks (decred/dcrd#3465, dcrd's Read calling crypto/rand.Read) was closed without being merged, so DcrdRead's \"new\" is crypto/rand.Read ")
-	r.p("itself (the StdlibRead new row), and the other rows' code did not change (their \"new\" would be the same measurement). \"vs base\" is new/old − 1 ")
-	r.p("of the medians, given where the intervals separate; the geomean is over the rows with both columns.\n\n")
+	r.text("go_seed000", "GoVer", goVer)
 	t = &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
 	var geoOld, geoNew []float64
 	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
@@ -254,9 +233,7 @@ func geomean(v []float64) float64 {
 // goSweep is the Read-by-size table and chart of one Go test binary's
 // results (the cgo build or the pure-Go one).
 func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
-	r.p("## %s\n\n", heading)
-	r.p("One Read call of each power of two from 16 B to 1 MiB (go/internal/benchmarks/sweep_test.go): randp.Read, crypto/rand.Read, a pure-Go AES-CTR reader ")
-	r.p("and math/rand/v2's ChaCha8 (one instance per size, kept across calls as a user keeps one); ns per call, median [95%% interval].\n\n")
+	r.text("go_sweep", "Heading", heading)
 	impls := []struct{ key, label string }{{"Randp", randpLabel}, {"CryptoRand", "crypto/rand.Read"}, {"AESCTR", "pure-Go AES-CTR reader"}, {"ChaCha8", "math/rand/v2 ChaCha8"}}
 	head := []string{"Size"}
 	for _, im := range impls {
@@ -290,13 +267,10 @@ func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
 // goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
 func (r *report) goPureTables() {
 	set, why := r.res.purego()
-	r.p("## %s\n\n", hGoPure)
+	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation())
 	if set == nil {
-		r.p("Not measured in this run: %s. No row of this report is a pure-Go measurement.\n\n", why)
 		return
 	}
-	r.p("The same Go benchmarks built with `-tags randp_purego` (the binary reports `randp.Implementation() = %q`), in the same passes, ", r.res.puregoImplementation())
-	r.p("for the rows this section shows. ns per call, median [95%% interval].\n\n")
 	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
 	for _, row := range contestants.Go.Purego {
 		a, b := set.get(row.Name), set.get(row.Rival)

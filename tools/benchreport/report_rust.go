@@ -4,9 +4,7 @@ import "fmt"
 
 func (r *report) rustTables() {
 	cr := r.res.crit
-	r.p("## %s\n\n", hRust)
-	r.p("criterion (benches/*.rs), one sample per pass (criterion's median in that process), median [95%% interval]. `StdRng` is rand's ChaCha12 seeded once from the OS, without ")
-	r.p("`ThreadRng`'s reseeding wrapper. The aes crate's bare AES-256-CTR keystream is the ceiling randp's construction can reach with that crate.\n\n")
+	r.text("rust")
 	for _, g := range []struct {
 		group, title string
 		size         float64
@@ -69,10 +67,7 @@ func (r *report) rustTables() {
 func (r *report) ceilingTable() {
 	ce := &r.res.ceil
 	cr := r.res.crit
-	r.p("## %s\n\n", hCeiling)
-	r.p("The references for randp's keystream, measured in every pass, each time in a new process, on the wall clock: `openssl speed -elapsed -evp aes-256-ctr` ")
-	r.p("on 1 MiB buffers, and the plain AES-CTR loops of the aes-ceiling tool (a C program kept outside the repository, built at bench time; one repetition ")
-	r.p("per kernel and pass; its 512-bit loops run on CPUs with AVX-512F and VAES), with the widest vectors this CPU has. Medians [95%% intervals] over the passes.\n\n")
+	r.text("ceiling")
 	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
 	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
 	t.row("**randp** `randp_bytes` (C ABI)", gbps(r.res.c.get("fill_1MiB/randp"), 1<<20))
@@ -103,9 +98,7 @@ func pct(a, b stat) string {
 }
 
 func (r *report) sweeps() {
-	r.p("## %s\n\n", hSweeps)
-	r.p("`make num-blocks` and `make reseed-countdown` (benches/sweep.rs, `randp::internals::Generator<BLOCKS, RESEED>`, ")
-	r.p("each generator seeded from the OS): the buffer size at the default reseed interval, and the reseed interval at the default buffer size.\n\n")
+	r.text("sweeps")
 	for _, s := range []struct{ name, title string }{{"num_blocks", "num-blocks"}, {"reseed_countdown", "reseed-countdown"}} {
 		t, err := sweepTable(r.res.crit, s.name)
 		if err != nil {

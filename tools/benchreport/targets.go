@@ -137,15 +137,7 @@ func meets(s string) func(float64) bool {
 func (r *report) bars() {
 	res := r.res
 	vaes := strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes ")
-	r.p("## %s\n\n", hBars)
-	r.p("The project's speed targets, against this run, on the **%s**", r.cpuName())
-	if vaes {
-		r.p(", which has VAES")
-	} else {
-		r.p(", which has no VAES")
-	}
-	r.p(" (randp's `%s` kernel). Ratios are within this run; \"Met\" compares the medians with the target (for a ratio whose two sides ran in the same processes, which is every ratio but the OpenSSL row, the `aesni` proxy rows and C fills not measured in turns, the median of the processes' ratios, with the processes randp won where the row sets randp against a rival), and a ratio whose intervals overlap says so. ", or(res.run["backend"], "?"))
-	r.p("A target met on this CPU says nothing of another: the CPU is part of every row. CI never judges speed.\n\n")
+	r.text("bars", "VAES", vaes)
 	for _, g := range targetGroups {
 		r.barTable(g.Title, r.groupBars(g, vaes))
 	}

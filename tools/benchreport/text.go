@@ -19,7 +19,8 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"printf": fmt.Sprintf,
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
-// text writes template name, given the run's common values (.CPU, .Run,
+// text writes template name (a define of templates/sections.tmpl, or
+// templates/<name>.tmpl), given the run's common values (.CPU, .Run,
 // .Results, .Load, .NoDifference, .H: the section headings) and kv, pairs
 // of further names and values.
 func (r *report) text(name string, kv ...any) {
@@ -33,7 +34,10 @@ func (r *report) text(name string, kv ...any) {
 	for i := 0; i+1 < len(kv); i += 2 {
 		data[kv[i].(string)] = kv[i+1]
 	}
-	if err := templates.ExecuteTemplate(&r.b, name+".tmpl", data); err != nil {
+	if templates.Lookup(name) == nil {
+		name += ".tmpl"
+	}
+	if err := templates.ExecuteTemplate(&r.b, name, data); err != nil {
 		panic(fmt.Sprintf("benchreport: template %s: %v", name, err))
 	}
 }
