@@ -310,6 +310,8 @@ func TestMicroarchitecture(t *testing.T) {
 	}{
 		{"AuthenticAMD", 26, 2, "Zen 5"}, {"AuthenticAMD", 25, 0x11, "Zen 4"}, {"AuthenticAMD", 25, 0xa0, "Zen 4"},
 		{"AuthenticAMD", 25, 1, "Zen 3"}, {"GenuineIntel", 6, 0x8f, "Sapphire Rapids"}, {"GenuineIntel", 6, 1, ""},
+		{"AuthenticAMD", 0x17, 0x31, "Zen 2"}, {"AuthenticAMD", 0x17, 0x18, "Zen / Zen+"}, {"AuthenticAMD", 0x17, 0x20, ""},
+		{"GenuineIntel", 6, 0xba, "Alder Lake"}, {"GenuineIntel", 6, 0xa7, ""}, {"AuthenticAMD", 6, 0x8f, ""},
 	} {
 		got := microarchitecture(c.vendor, c.family, c.model)
 		if (c.want == "" && got != "") || !strings.HasPrefix(got, c.want) {
