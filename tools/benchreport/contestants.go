@@ -103,7 +103,7 @@ func parseContestants(text string) (*contestantData, error) {
 
 // labelFuncs are the functions a label may call, for the run of r.
 func labelFuncs(r *report) template.FuncMap {
-	return template.FuncMap{"glibc": r.glibcLabel, "glibcVersion": r.glibcVersion, "libbsdVersion": r.libbsdVersion}
+	return template.FuncMap{"glibc": r.glibcLabel, "glibcVersion": r.glibcVersion, "libbsdVersion": r.libbsdVersion, "goVersion": r.goVersion}
 }
 
 // cLabel names a C contestant in a table of the given group ("fill", "u32",
@@ -127,3 +127,6 @@ func (r *report) label(text string, data any) string {
 
 // cShortOr is a C contestant's short name, or its key.
 func cShortOr(k string) string { return or(contestants.C[k].Short, k) }
+
+// goVersion is the run's Go version ("1.26.8").
+func (r *report) goVersion() string { return strings.TrimPrefix(r.res.run["go"], "go") }
