@@ -6,6 +6,16 @@
 // commit). Columns labelled "reference" quote the documents the project
 // started from; every other number comes from the files it reads.
 //
+// What the report says beside the numbers is data, not code: data/*.toml
+// holds the speed targets (targets.toml), the first screen's rows
+// (summary.toml), the contestants' names and the tables' row orders
+// (contestants.toml), the reference documents' numbers (references.toml)
+// and the x86 cores a run names (microarchitectures.toml), each checked
+// against its schema when the program starts; templates/*.tmpl holds the
+// prose, executed with the values the code computes. Both are embedded.
+// TestGoldenReport renders the committed results and compares the bytes
+// with the committed BENCHMARKS.md and charts.
+//
 // A results folder holds one run or, as benches/results does, one run per
 // CPU in a folder named vendor-family-model: the report shows the newest
 // run's tables and every CPU's first-screen verdicts side by side.
