@@ -49,7 +49,7 @@ func main() {
 		mergeC     = flag.String("merge-c", "", "merge the per-pass Google Benchmark JSON files in this folder into -o and exit")
 		mergeFrom  = flag.String("merge-criterion", "", "merge the criterion results under this folder into -o and exit")
 		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
-		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: <results>/criterion.json)")
+		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: the newest run's in -results)")
 		sweep      = flag.String("sweep", "", "print the table of one sweep (num_blocks or reseed_countdown) and exit")
 		cpuDirOf   = flag.String("cpu-dir", "", "print the folder name (vendor-family-model) of the CPU this run record names and exit")
 	)
@@ -91,13 +91,19 @@ func main() {
 		}
 		return
 	case *sweep != "":
-		p := *critPath
-		if p == "" {
-			p = filepath.Join(*results, "criterion.json")
-		}
-		crit, err := loadCriterion(at(p))
-		if err != nil {
-			fatal(err)
+		var crit critSet
+		if *critPath != "" {
+			c, err := loadCriterion(at(*critPath))
+			if err != nil {
+				fatal(err)
+			}
+			crit = c
+		} else {
+			runs, err := loadRuns(*root, *results, false)
+			if err != nil {
+				fatal(err)
+			}
+			crit = runs[0].res.crit
 		}
 		t, err := sweepTable(crit, *sweep)
 		if err != nil {
