@@ -181,7 +181,7 @@ func (r *report) cTables() {
 	r.p("%s\n", t)
 }
 
-// rdrandTable reproduces seed 004's point on this CPU: what one RDRAND
+// rdrandTable reproduces the kernel RDRAND patch's point on this CPU: what one RDRAND
 // costs against a getrandom extraction and against randp.
 func (r *report) rdrandTable() {
 	c := r.res.c
@@ -203,7 +203,7 @@ func (r *report) rdrandTable() {
 	t.row("**randp** `randp_bytes`, 64 B", timeCell(randp64, ""), per32(randp64, 512))
 	t.row("**randp** `randp_u32`", timeCell(ru32, ""), per32(ru32, 32))
 	r.p("%s\n", t)
-	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference (004)"}}
+	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference: the kernel patch"}}
 	ratio := func(a, b stat) string {
 		if !a.ok() || !b.ok() {
 			return "not measured"
@@ -232,7 +232,7 @@ func (r *report) rdrandTable() {
 		{"randp_bytes, 64 B", randp64}, {"randp_u32", ru32}} {
 		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: b.label, s: b.s}}})
 	}
-	svg, err := barChart("RDRAND against a getrandom extraction and randp (seed 004's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
+	svg, err := barChart("RDRAND against a getrandom extraction and randp (the kernel patch's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
 	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
 }

@@ -56,7 +56,7 @@ func (r *report) goTables() {
 		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: s}}})
 	}
 	r.p("%s\n", t)
-	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (seed 003's table)", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
+	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (as in \"How slow are decent random numbers?\")", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("go-sources.svg", "ns per Int63 by source", svg, err))
 
 	r.p("Reading 2 MiB per call through an io.Reader:\n\n")
@@ -165,7 +165,7 @@ func (r *report) goReadTables() {
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
-	svg, err := lineChart("Go: time per Read call at dcrd's sizes (seed 000's sizes)", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
+	svg, err := lineChart("Go: time per Read call at the sizes of dcrd's benchstat table", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
 	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
 
 	r.text("go_seed000", "GoVer", goVer)
