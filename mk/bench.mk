@@ -1,55 +1,21 @@
-# Benchmarks: randp side by side with the libraries its users run today, on
-# this machine, in one run, and the report generator (tools/benchreport)
-# that writes BENCHMARKS.md from the raw outputs.
+# Benchmarks: randp beside the libraries its users run today, on this
+# machine, in one run; tools/benchreport renders BENCHMARKS.md from the raw
+# outputs. benches/README.md says what each program measures and how.
 #
-#   make bench             everything, then BENCHMARKS.md (about 35 min on 2 cores)
+#   make bench             everything, then BENCHMARKS.md (about 35 min on 2 cores; a quiet machine)
 #   make bench-quick       the same with short measurement times (about 15 min)
-#   make bench-smoke       every benchmark once, and the report from those outputs (CI; never judges speed)
+#   make bench-smoke       every benchmark once, and a report from those outputs (CI; never judges speed)
+#   make bench-report      render BENCHMARKS.md again from benches/results/ (every CPU's run)
 #   make num-blocks        sweep the buffer size (Generator<BLOCKS, DEFAULT_RESEED>), print a table
 #   make reseed-countdown  sweep the reseed interval (Generator<DEFAULT_BLOCKS, RESEED>), print a table
 #
-# The steps of a run, which also run alone:
-#   make bench-run         what make bench runs: refuse a dirty tree, build, measure, collect, report
-#   make bench-check-clean fail if the tree has uncommitted changes (unless BENCH_ALLOW_DIRTY=1)
-#   make bench-deps        apt-get the C benchmarks' packages when missing (benches/deps.sh)
-#   make bench-peers       make the peers' sources available in build/peers (benches/peers.sh)
-#   make bench-c-build     build the C benchmark program, build/bench-bin/bench_c
-#   make bench-go-build    build the Go benchmark test binaries into build/bench-bin (cgo, pure-Go, peers)
-#   make bench-rust-build  build the criterion bench binaries, listed in build/bench-bin/rust-benches.txt
-#   make bench-ceiling-build  build aes-ceiling from TOOLS_DIR, when there
-#   make bench-measure     every measurement below, in this order
-#   make bench-passes      BENCH_PASSES interleaved passes of every contestant (benches/passes.sh)
-#   make bench-sweeps      the criterion sweeps (buffer size, reseed interval)
-#   make bench-opcount     callgrind instructions per call of the Go hot paths, and the v2 Sources' stack frames
-#   make bench-syscall-check  the Go "before 1.24" reader's seccomp test (its column is a system call per Read)
-#   make bench-collect     copy the raw outputs into benches/results/
-#   make bench-report      render BENCHMARKS.md from benches/results/
-#
-# What runs (benches/README.md says more):
-#   benches/*.rs       criterion: randp's Rust API beside rand (ThreadRng, StdRng), getrandom, the aes keystream
-#   benches/c/         Google Benchmark, C to C: randp's C ABI beside planet36/randp, arc4random (glibc,
-#                      libbsd), OpenSSL RAND_bytes, getentropy, getrandom (system call and vDSO), RDRAND,
-#                      fills of 4 B and 8 B and every power of two from 16 B to 1 MiB
-#   go/bench_*_test.go randp's Go API beside crypto/rand, math/rand(/v2), cgo libc sources; built twice,
-#                      as the module builds by default (cgo) and with -tags randp_purego
-#   benches/go/        the "old" getrandom-system-call-per-Read crypto/rand, unpredictable, and decred dcrd's own benchmarks
-#   benches/passes.sh  openssl speed -elapsed -evp aes-256-ctr and the shared aes-ceiling tool, in every pass
-#
-# One evidence standard for every language: each contestant is measured in
-# BENCH_PASSES (>= 10) passes, each pass a new process of every benchmark
-# program, the programs of one pass run one after another and the passes
-# interleaved, so one sample per process; the report takes the median of the
-# samples and the distribution-free 95% interval of the median from order
-# statistics (benchstat's method) for Rust, C, Go and the AES references
-# alike, all on the wall clock.
-#
-# The peers (planet36/randp, dcrd's crypto/rand, unpredictable) are built from
-# PEERS_DIR (default ../shared/peers when it exists), else cloned at their
-# pinned commits into build/peers, else their rows read "not measured".
-#
-# A run writes its raw outputs to build/bench/, copies them to
-# benches/results/ (committed beside the report) and renders BENCHMARKS.md
-# from there. It refuses to start from a dirty tree unless BENCH_ALLOW_DIRTY=1.
+# make bench runs bench-run: refuse a dirty tree (bench-check-clean, unless
+# BENCH_ALLOW_DIRTY=1), build (bench-c-build, bench-go-build,
+# bench-rust-build, bench-ceiling-build; bench-deps and bench-peers fetch
+# what they need), measure into build/bench/ (bench-measure: bench-passes,
+# bench-sweeps, bench-opcount, bench-syscall-check), copy the raw outputs
+# into benches/results/<vendor>-<family>-<model>/, replacing that CPU's
+# older run only (bench-collect), and render the report (bench-report).
 #
 # Knobs: BENCH_PASSES (samples per contestant, every language; >= 10 for
 # the report's intervals to mean what they say); BENCH_WARMUP_MS,
@@ -57,7 +23,10 @@
 # pass's sample is criterion's median); SWEEP_WARMUP_MS, SWEEP_MEASURE_MS
 # (each sweep point); BENCHTIME (Go -benchtime per benchmark and pass);
 # C_MIN_TIME (Google Benchmark seconds per benchmark and pass); CEILING_GIB
-# (aes-ceiling GiB per kernel and pass).
+# (aes-ceiling GiB per kernel and pass); PEERS_DIR (the peers' sources,
+# else cloned at their pinned commits into build/peers, else "not
+# measured"); TOOLS_DIR (aes-ceiling's source, else its rows read "not
+# measured").
 
 PEERS_DIR        ?= $(firstword $(wildcard ../shared/peers))
 TOOLS_DIR        ?= $(firstword $(wildcard ../shared/tools))
@@ -104,6 +73,9 @@ CEILING_ZMM   := $(if $(and $(shell grep -qw avx512f /proc/cpuinfo && echo y),$(
 # The Go test binaries: randp.test (cgo, build/librandp.a), randp-purego.test
 # (-tags randp_purego) when the package has that path, peers.test, dcrd.test.
 GO_PEERS_MOD  := $(BENCH_BIN)/peers.mod
+# randp's own Go benchmarks: a package of the module, so that users of go/
+# read only the package's API, examples and tests.
+GO_BENCH_PKG  := ./internal/benchmarks
 # randp.Implementation exists: the binaries print which implementation ran.
 GO_IMPL_TAG   := $(if $(shell grep -l '^func Implementation()' go/*.go 2>/dev/null),randp_bench_impl)
 # What the pure-Go binary runs each pass: the rows the report shows for it.
@@ -164,12 +136,15 @@ bench-opcount:
 	GO="$(GO)" scripts/go-opcount.sh >$(BENCH_DIR)/go-opcount.txt
 	cat $(BENCH_DIR)/go-opcount.txt
 
+# The run goes into its CPU's folder, benches/results/<vendor>-<family>-<model>
+# (benchreport -cpu-dir reads the CPU from run.txt), replacing that CPU's
+# older run; the other CPUs' runs stay.
 bench-collect:
-	rm -rf $(BENCH_RESULTS)
-	mkdir -p $(BENCH_RESULTS)
-	$(BENCH_REPORT) -merge-criterion $(BENCH_DIR)/criterion -o $(BENCH_RESULTS)/criterion.json
-	$(BENCH_REPORT) -merge-c $(BENCH_DIR)/c -o $(BENCH_RESULTS)/c.json
-	cp $(BENCH_DIR)/*.txt $(BENCH_RESULTS)/
+	dir=$(BENCH_RESULTS)/$$($(BENCH_REPORT) -cpu-dir $(BENCH_DIR)/run.txt) && test "$$dir" != $(BENCH_RESULTS)/ && \
+	rm -rf "$$dir" && mkdir -p "$$dir" && \
+	($(BENCH_REPORT) -merge-criterion $(BENCH_DIR)/criterion -o $$dir/criterion.json) && \
+	($(BENCH_REPORT) -merge-c $(BENCH_DIR)/c -o $$dir/c.json) && \
+	cp $(BENCH_DIR)/*.txt "$$dir"/
 
 bench-report:
 	$(BENCH_REPORT) -root ../.. -results $(BENCH_RESULTS) $(if $(filter 1,$(BENCH_ALLOW_DIRTY)),-allow-dirty)
@@ -239,9 +214,9 @@ num-blocks reseed-countdown:
 bench-go-build: bench-peers staticlib
 	@mkdir -p $(BENCH_BIN)
 	rm -f $(BENCH_BIN)/*.test
-	cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_local $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp.test .
+	cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_local $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp.test $(GO_BENCH_PKG)
 	if [ -n "$(GO_IMPL_TAG)" ]; then \
-		(cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_purego $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp-purego.test .) && \
+		(cd go && CGO_ENABLED=1 $(GO) test -c -tags "randp_purego $(GO_IMPL_TAG)" -o ../$(BENCH_BIN)/randp-purego.test $(GO_BENCH_PKG)) && \
 		echo "built with -tags randp_purego" >$(BENCH_BIN)/go-purego.txt; \
 	else echo "not measured: this tree's Go module has no pure-Go path (no randp.Implementation, so no randp_purego build tag)" \
 		>$(BENCH_BIN)/go-purego.txt; fi

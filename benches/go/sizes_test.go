@@ -3,7 +3,7 @@ package peers
 import "testing"
 
 // readSizes are decred dcrd's Read sizes, with its names, as randp's
-// go/bench_dcrd_test.go uses them.
+// go/internal/benchmarks/dcrd_test.go uses them.
 var readSizes = []struct {
 	name string
 	n    int

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -43,12 +45,12 @@ func (s *cSet) byPass(name string) map[int]float64 {
 func (s *cSet) pairs(a, b string) [][2]float64 { return pairByPass(s.byPass(a), s.byPass(b)) }
 
 // pairByPass pairs two benchmarks' samples, each by pass, from the passes
-// that measured both, a's first: one pair per process.
+// that measured both, in pass order, a's first: one pair per process.
 func pairByPass(a, b map[int]float64) [][2]float64 {
 	var out [][2]float64
-	for pass, v := range a {
+	for _, pass := range slices.Sorted(maps.Keys(a)) {
 		if w, ok := b[pass]; ok {
-			out = append(out, [2]float64{v, w})
+			out = append(out, [2]float64{a[pass], w})
 		}
 	}
 	return out

@@ -6,7 +6,22 @@
 // commit). Columns labelled "reference" quote the documents the project
 // started from; every other number comes from the files it reads.
 //
+// What the report says beside the numbers is data, not code: data/*.toml
+// holds the speed targets (targets.toml), the first screen's rows
+// (summary.toml), the contestants' names and the tables' row orders
+// (contestants.toml), the reference documents' numbers (references.toml)
+// and the x86 cores a run names (microarchitectures.toml), each checked
+// against its schema when the program starts; templates/*.tmpl holds the
+// prose, executed with the values the code computes. Both are embedded.
+// TestGoldenReport renders the committed results and compares the bytes
+// with the committed BENCHMARKS.md and charts.
+//
+// A results folder holds one run or, as benches/results does, one run per
+// CPU in a folder named vendor-family-model: the report shows the newest
+// run's tables and every CPU's first-screen verdicts side by side.
+//
 // Other modes: -record-run writes the run record at the start of a run;
+// -cpu-dir prints the folder a run record's CPU belongs in;
 // -merge-criterion gathers criterion's per-benchmark JSON into one file;
 // -sweep prints one parameter-sweep table.
 package main
@@ -34,8 +49,9 @@ func main() {
 		mergeC     = flag.String("merge-c", "", "merge the per-pass Google Benchmark JSON files in this folder into -o and exit")
 		mergeFrom  = flag.String("merge-criterion", "", "merge the criterion results under this folder into -o and exit")
 		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
-		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: <results>/criterion.json)")
+		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: the newest run's in -results)")
 		sweep      = flag.String("sweep", "", "print the table of one sweep (num_blocks or reseed_countdown) and exit")
+		cpuDirOf   = flag.String("cpu-dir", "", "print the folder name (vendor-family-model) of the CPU this run record names and exit")
 	)
 	flag.Parse()
 	at := func(p string) string {
@@ -45,6 +61,17 @@ func main() {
 		return filepath.Join(*root, p)
 	}
 	switch {
+	case *cpuDirOf != "":
+		run, err := loadRunInfo(at(*cpuDirOf))
+		if err != nil {
+			fatal(err)
+		}
+		name, err := cpuDir(run)
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Println(name)
+		return
 	case *recordTo != "":
 		if err := recordRun(*root, *goVersion, *describe, *passes).write(at(*recordTo)); err != nil {
 			fatal(err)
@@ -64,13 +91,19 @@ func main() {
 		}
 		return
 	case *sweep != "":
-		p := *critPath
-		if p == "" {
-			p = filepath.Join(*results, "criterion.json")
-		}
-		crit, err := loadCriterion(at(p))
-		if err != nil {
-			fatal(err)
+		var crit critSet
+		if *critPath != "" {
+			c, err := loadCriterion(at(*critPath))
+			if err != nil {
+				fatal(err)
+			}
+			crit = c
+		} else {
+			runs, err := loadRuns(*root, *results, false)
+			if err != nil {
+				fatal(err)
+			}
+			crit = runs[0].res.crit
 		}
 		t, err := sweepTable(crit, *sweep)
 		if err != nil {
@@ -80,19 +113,10 @@ func main() {
 		return
 	}
 
-	res, err := loadResults(at(*results), *smoke)
+	md, charts, err := renderReport(*root, *results, *out, *chartDir, *smoke, *allowDirty)
 	if err != nil {
 		fatal(err)
 	}
-	if err := checkClean(res.run, *allowDirty); err != nil {
-		fatal(err)
-	}
-	chartRel, err := filepath.Rel(filepath.Dir(at(*out)), at(*chartDir))
-	if err != nil {
-		fatal(err)
-	}
-	r := &report{res: res, chartDir: filepath.ToSlash(chartRel), resultsDir: *results, charts: map[string]string{}}
-	md := r.markdown()
 	if err := os.MkdirAll(at(*chartDir), 0o755); err != nil {
 		fatal(err)
 	}
@@ -102,18 +126,47 @@ func main() {
 			os.Remove(f)
 		}
 	}
-	for name, svg := range r.charts {
+	for name, svg := range charts {
 		if err := os.WriteFile(filepath.Join(at(*chartDir), name), []byte(svg), 0o644); err != nil {
 			fatal(err)
 		}
 	}
-	if len(r.chartErrs) > 0 && !*smoke {
-		fatal(fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; ")))
-	}
 	if err := os.WriteFile(at(*out), []byte(md), 0o644); err != nil {
 		fatal(err)
 	}
-	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(r.charts), at(*chartDir))
+	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(charts), at(*chartDir))
+}
+
+// renderReport reads the results folder and returns the report and its charts
+// (file name -> SVG); out and chartDir, relative to root, place the links.
+// A chart that cannot be drawn is an error outside smoke mode.
+func renderReport(root, results, out, chartDir string, smoke, allowDirty bool) (string, map[string]string, error) {
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	runs, err := loadRuns(root, results, smoke)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, run := range runs {
+		if err := checkClean(run.res.run, allowDirty); err != nil {
+			return "", nil, fmt.Errorf("%s: %w", run.dir, err)
+		}
+	}
+	chartRel, err := filepath.Rel(filepath.Dir(at(out)), at(chartDir))
+	if err != nil {
+		return "", nil, err
+	}
+	r := &report{res: runs[0].res, chartDir: filepath.ToSlash(chartRel), resultsDir: runs[0].dir, resultsRoot: results,
+		others: runs[1:], charts: map[string]string{}}
+	md := r.markdown()
+	if len(r.chartErrs) > 0 && !smoke {
+		return "", nil, fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; "))
+	}
+	return md, r.charts, nil
 }
 
 func fatal(err error) {

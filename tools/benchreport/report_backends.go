@@ -13,11 +13,7 @@ func (r *report) backendsTable() {
 		r.p("Not measured in this run (benches/backends.rs).\n\n")
 		return
 	}
-	r.p("randp's Rust `fill_bytes` and `u64` (benches/backends.rs) on each keystream backend this CPU runs, each measured in a process of its own ")
-	r.p("that picks its backend before its first draw: `aesni` is the backend of a CPU with AES-NI and no VAES, `portable` (the aes crate in counter mode) ")
-	r.p("that of a CPU without AES instructions. Beside them, for scale, planet36/randp's C fills of this run (`randp_bytes` through the C ABI; the Rust ")
-	r.p("calls skip the call into another object). This CPU's AES units are not an older CPU's: the rows show randp's code on fewer instructions, ")
-	r.p("and the ceiling table above gives this CPU's rate for each instruction width (14 rounds for randp, 3 for planet36/randp).\n\n")
+	r.text("backends")
 	t := &table{head: []string{"Backend", "Fill 256 B", "vs planet36/randp", "Fill 4 KiB", "vs planet36/randp", "Fill 1 MiB", "vs planet36/randp", "u64"}}
 	c := r.res.c
 	for _, b := range []string{"vaes512", "vaes256", "aesni", "portable"} {
@@ -70,27 +66,4 @@ func (r *report) runs(b string) bool {
 		return has["aes"] && has["ssse3"]
 	}
 	return true
-}
-
-// aesniBars are issue 20's fill rows for AES-NI-only CPUs, measured on a
-// VAES CPU with randp on its `aesni` backend (benches/backends.rs): the code
-// an AES-NI-only CPU runs, on this CPU's AES units.
-func (r *report) aesniBars() []bar {
-	var bars []bar
-	for _, n := range []float64{256, 4096, 1 << 20} {
-		what := "Rust `fill_bytes` on the `aesni` backend / planet36/randp `randp_bytes`, " + fmtBytes(n) + " calls, throughput"
-		s := r.res.crit.get("backend_fill_"+sizeName(n), "aesni").Time
-		if p36 := r.res.peers["planet36-randp"]; p36 != "" {
-			bars = append(bars, bar{what, notMeasured(p36), "≥ 0.8× (AES-NI only)", "—"})
-			continue
-		}
-		if !s.ok() {
-			bars = append(bars, bar{what, "not measured", "≥ 0.8× (AES-NI only)", "—"})
-			continue
-		}
-		b := ratioBar(what, r.res.c.get("fill_"+sizeName(n)+"/planet36"), s, "≥ 0.8× (AES-NI only)", ge(0.8))
-		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(hBackends) + "))"
-		bars = append(bars, b)
-	}
-	return bars
 }

@@ -6,52 +6,9 @@ import (
 	"strings"
 )
 
-// cLabel names a C contestant in a table of the given group ("fill",
-// "u32", "u64", "lt_u32"): the call its users make for that work.
-func (r *report) cLabel(group, key string) string {
-	fn := map[string]string{"fill": "arc4random_buf", "u32": "arc4random", "u64": "arc4random_buf", "lt_u32": "arc4random_uniform"}[group]
-	per := ""
-	if group == "u64" {
-		per = ", 8 B per call"
-	}
-	switch key {
-	case "randp":
-		return "**randp** (`randp_*`)"
-	case "randp_dlopen":
-		return "**randp** through a dlopen'ed librandp.so"
-	case "planet36":
-		return "planet36/randp (3 AES rounds)"
-	case "arc4random_glibc":
-		return r.glibcLabel(fn) + per
-	case "arc4random_libbsd":
-		return "libbsd " + r.libbsdVersion() + " `" + fn + "` (userspace ChaCha20)" + per
-	case "openssl":
-		return "OpenSSL `RAND_bytes`"
-	case "getentropy":
-		return r.glibcLabel("getentropy") + ", 256 B per call"
-	case "getrandom_vdso":
-		return "getrandom through the vDSO"
-	case "getrandom_syscall":
-		return "getrandom system call"
-	case "rdrand32":
-		return "`_rdrand32_step` (retried)"
-	case "rdrand64":
-		return "`_rdrand64_step` (retried)"
-	case "rdseed32":
-		return "`_rdseed32_step` (retried)"
-	}
-	return key
-}
-
 // libbsdVersion is the run's libbsd version ("0.11.7-2"), or "".
 func (r *report) libbsdVersion() string {
 	return strings.TrimPrefix(r.res.run["libbsd"], "libbsd0 ")
-}
-
-// shortLabel is a contestant's name in a chart legend or a column head.
-var cShort = map[string]string{
-	"randp": "randp", "planet36": "planet36/randp", "arc4random_glibc": "glibc arc4random_buf", "arc4random_libbsd": "libbsd arc4random_buf",
-	"openssl": "OpenSSL RAND_bytes", "getentropy": "getentropy", "getrandom_vdso": "getrandom vDSO", "getrandom_syscall": "getrandom syscall",
 }
 
 func (r *report) cWhy(key string) string {
@@ -93,20 +50,14 @@ func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
 	return faster, len(pairs)
 }
 
-var cFillKeys = []string{"randp", "planet36", "getrandom_vdso", "arc4random_glibc", "arc4random_libbsd", "openssl", "getrandom_syscall", "getentropy"}
-
 func (r *report) cTables() {
 	c := r.res.c
 	stamp := chartStamp(r.res.run)
 
-	r.p("## %s\n\n", hCSweep)
-	r.p("C to C (benches/c, Google Benchmark): every library is called through a function pointer from the same C program, as planet36/randp's ")
-	r.p("own benchmarks do; one call of each size per iteration, ns per call. The vDSO getrandom is what glibc 2.41+ and Go 1.24+ use on Linux 6.11+; ")
-	r.p("here it is called directly (benches/c/vdso_getrandom.c). Every sample comes from its own process, so that one lucky or unlucky memory layout ")
-	r.p("cannot decide a row: the column \"processes\" counts the processes in which randp was the faster of the two.\n\n")
+	r.text("c_sweep")
 	head := []string{"Size"}
-	for _, k := range cFillKeys {
-		h := cShort[k]
+	for _, k := range contestants.Rows["fill_by_size"] {
+		h := contestants.C[k].Short
 		if (k == "arc4random_glibc" || k == "getentropy") && r.glibcVersion() != "" {
 			h = strings.Replace(h, "glibc ", "", 1)
 			h = "glibc " + r.glibcVersion() + " " + h
@@ -115,8 +66,8 @@ func (r *report) cTables() {
 	}
 	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
 	var lines []series
-	for i, k := range cFillKeys {
-		s := series{legend: cShort[k], color: palette[i%len(palette)]}
+	for i, k := range contestants.Rows["fill_by_size"] {
+		s := series{legend: contestants.C[k].Short, color: palette[i%len(palette)]}
 		for _, n := range cFillSizes() {
 			s.points = append(s.points, chartPoint{x: n, s: c.get("fill_" + sizeName(n) + "/" + k)})
 		}
@@ -125,7 +76,7 @@ func (r *report) cTables() {
 	for _, n := range cFillSizes() {
 		name := "fill_" + sizeName(n) + "/"
 		cells := []string{fmtBytes(n)}
-		for _, k := range cFillKeys {
+		for _, k := range contestants.Rows["fill_by_size"] {
 			cells = append(cells, timeCell(c.get(name+k), r.cWhy(k)))
 		}
 		fast, of := r.perProcess(name+"randp", name+"planet36")
@@ -142,25 +93,19 @@ func (r *report) cTables() {
 	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
 
-	r.p("## %s\n\n", hCFill)
-	r.p("planet36/randp's table: time to generate 4 GiB at the rate measured above, in 256 B calls (planet36/randp's method) and in 1 MiB calls. ")
-	r.p("The reference columns quote its README's four runs (002), each on the row of the function it measured, not on this machine:\n\n")
-	for _, s := range seed002 {
-		r.p("- %s: %s\n", s.Date, s.System)
-	}
-	r.p("\n")
+	r.text("c_fill", "Runs", refs.Planet36)
 	refKey := map[string]string{"planet36": "randp_bytes", "arc4random_glibc": "arc4random_buf", "getentropy": "getentropy"}
 	for _, sz := range []float64{256, 1 << 20} {
 		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz))
 		base := c.get("fill_" + sizeName(sz) + "/randp")
 		head := []string{"Function", "Time to generate 4 GiB", "Throughput", "randp is"}
 		if sz == 256 {
-			for _, s := range seed002 {
+			for _, s := range refs.Planet36 {
 				head = append(head, "reference: "+s.Date)
 			}
 		}
 		t := &table{head: head}
-		for _, k := range []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "openssl", "getentropy", "getrandom_vdso", "getrandom_syscall"} {
+		for _, k := range contestants.Rows["fill_4gib"] {
 			s := c.get("fill_" + sizeName(sz) + "/" + k)
 			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
 			if s.ok() {
@@ -170,7 +115,7 @@ func (r *report) cTables() {
 				}
 			}
 			if sz == 256 {
-				for _, run := range seed002 {
+				for _, run := range refs.Planet36 {
 					cells = append(cells, seedNum(run.FillMs, refKey[k], fmtMs))
 				}
 			}
@@ -179,48 +124,37 @@ func (r *report) cTables() {
 		r.p("%s\n", t)
 	}
 
-	r.p("## %s\n\n", hCWords)
-	r.p("### Get a uniform random uint32_t\n\n")
-	r.p("The reference columns quote planet36/randp's README on the row of the function it measured (its `randp_u32` is planet36/randp's).\n\n")
-	r.cWordTable("u32", []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "openssl", "rdrand32", "rdseed32"},
+	r.text("c_u32")
+	r.cWordTable("u32", contestants.Rows["u32"],
 		map[string]string{"planet36": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
 		func(run seed002Run, k string) (float64, bool) { v, ok := run.U32Ns[k]; return v, ok })
-	r.p("rdrand32 and rdseed32 wrap `_rdrand32_step` and `_rdseed32_step`, retried until they succeed, as planet36/randp's do; randp uses neither. ")
-	r.p("Rows without a word call (the vDSO, OpenSSL) fill 4 or 8 bytes per call, as their users write it.\n\n")
+	r.text("c_u32_after")
 	var bars []series
-	u32Labels := map[string]string{"randp": "randp_u32", "planet36": "planet36/randp randp_u32", "getrandom_vdso": "getrandom vDSO, 4 B",
-		"arc4random_libbsd": "libbsd arc4random", "arc4random_glibc": "glibc " + r.glibcVersion() + " arc4random", "openssl": "OpenSSL RAND_bytes, 4 B",
-		"rdrand32": "RDRAND, 32 bits", "rdseed32": "RDSEED, 32 bits"}
-	for i, k := range []string{"randp", "planet36", "getrandom_vdso", "arc4random_libbsd", "arc4random_glibc", "openssl", "rdrand32", "rdseed32"} {
-		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: u32Labels[k], s: c.get("u32/" + k)}}})
+	for i, k := range contestants.Rows["u32_chart"] {
+		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: r.label(contestants.C[k].U32, nil), s: c.get("u32/" + k)}}})
 	}
 	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
 	r.p("### Get a uniform random uint64_t\n\n")
-	r.cWordTable("u64", []string{"randp", "randp_dlopen", "planet36", "arc4random_glibc", "arc4random_libbsd", "getrandom_vdso", "getrandom_syscall", "openssl"}, nil, nil)
+	r.cWordTable("u64", contestants.Rows["u64"], nil, nil)
 	if h := c.get("copyzero_u64/copyzero"); h.ok() {
-		r.p("For scale, in the same processes and through the same function pointer: a thread-local word loaded and zeroed, with no generator ")
-		r.p("(`copyzero_u64`: a thread-local index, one word loaded and zeroed, the index stored back), the least a call costs that hands out a ")
-		r.p("word from a per-thread buffer and erases it, keystream aside: %s", spread(h))
+		var hd, e, ed string
 		if d := c.get("copyzero_u64/copyzero_dlopen"); d.ok() {
-			r.p(" linked statically, %s in a dlopen'ed object", spread(d))
+			hd = spread(d)
 		}
-		if e, d := c.get("empty_u64/empty"), c.get("empty_u64/empty_dlopen"); e.ok() && d.ok() {
-			r.p("; a function that does nothing: %s linked statically, %s in a dlopen'ed object", spread(e), spread(d))
+		if es, ds := c.get("empty_u64/empty"), c.get("empty_u64/empty_dlopen"); es.ok() && ds.ok() {
+			e, ed = spread(es), spread(ds)
 		}
-		r.p(".\n\n")
+		r.text("c_u64_scale", "Handout", spread(h), "HandoutDlopen", hd, "Empty", e, "EmptyDlopen", ed)
 	}
 
-	r.p("## %s\n\n", hCLt)
-	r.p("`upper_bound` cycles through 1 ..= 0x100000, one call per iteration, as in planet36/randp's table; its README's runs are the reference columns ")
-	r.p("(2026 in ns per call; the others gave calls per second, converted here).\n\n")
-	r.cWordTable("lt_u32", []string{"randp", "planet36", "arc4random_glibc", "arc4random_libbsd"},
+	r.text("c_lt")
+	r.cWordTable("lt_u32", contestants.Rows["lt_u32"],
 		map[string]string{"planet36": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002Run.lt)
 
 	r.rdrandTable()
 
-	r.p("## %s\n\n", hCThreads)
-	r.p("Each thread draws from its own per-thread state; throughput counts the work of every thread (wall time).\n\n")
+	r.text("c_threads")
 	t = &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
 	for _, w := range []struct{ name, label string }{
 		{"threads_fill_1MiB/randp", "randp_bytes, 1 MiB calls"}, {"threads_fill_1MiB/planet36", "planet36/randp randp_bytes, 1 MiB calls"},
@@ -238,8 +172,7 @@ func (r *report) cTables() {
 		}
 	}
 	r.p("%s\n", t)
-	r.p("One generator behind a mutex against one per thread (planet36/randp's mutex benchmark, made with randp): ")
-	r.p("`randp_u64` as it is, and `randp_u64` called under one global `pthread_mutex_t`, as a program that shares one generator between threads has it. ns per value, all threads together.\n\n")
+	r.text("c_mutex")
 	t = &table{head: []string{"Threads", "per-thread state", "one generator behind a mutex", "per-thread is"}}
 	for _, n := range []string{"1", "2"} {
 		a, b := c.get("mutex_u64/randp_thread_local/threads:"+n), c.get("mutex_u64/randp_mutex/threads:"+n)
@@ -248,14 +181,11 @@ func (r *report) cTables() {
 	r.p("%s\n", t)
 }
 
-// rdrandTable reproduces seed 004's point on this CPU: what one RDRAND
+// rdrandTable reproduces the kernel RDRAND patch's point on this CPU: what one RDRAND
 // costs against a getrandom extraction and against randp.
 func (r *report) rdrandTable() {
 	c := r.res.c
-	r.p("## %s\n\n", hRdrand)
-	r.p("The kernel's patch \"random: avoid superfluous call to RDRAND in CRNG extraction\" (004) removed one 64-bit RDRAND from every ")
-	r.p("extraction of getrandom(2) and /dev/urandom: \"Removing the call to RDRAND improves performance on an %s by %.0f%%\" (reference), ", seed004.Machine, seed004.ImprovementPC)
-	r.p("that is, an extraction with its RDRAND took %.1f times as long as one without. The same costs on this CPU, this run:\n\n", 1+seed004.ImprovementPC/100)
+	r.text("c_rdrand", "Machine", refs.RdrandPatch.Machine, "PC", refs.RdrandPatch.ImprovementPC, "Times", fmt.Sprintf("%.1f", 1+refs.RdrandPatch.ImprovementPC/100))
 	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
 	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
 	ru32 := c.get("u32/randp")
@@ -273,7 +203,7 @@ func (r *report) rdrandTable() {
 	t.row("**randp** `randp_bytes`, 64 B", timeCell(randp64, ""), per32(randp64, 512))
 	t.row("**randp** `randp_u32`", timeCell(ru32, ""), per32(ru32, 32))
 	r.p("%s\n", t)
-	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference (004)"}}
+	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference: the kernel patch"}}
 	ratio := func(a, b stat) string {
 		if !a.ok() || !b.ok() {
 			return "not measured"
@@ -284,9 +214,9 @@ func (r *report) rdrandTable() {
 		return stat{Center: a.Center + b.Center, Lo: a.Center + b.Center, Hi: a.Center + b.Center}
 	}
 	if rd64.ok() && sys64.ok() {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+seed004.ImprovementPC/100, seed004.Machine))
+		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+refs.RdrandPatch.ImprovementPC/100, refs.RdrandPatch.Machine))
 	} else {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+seed004.ImprovementPC/100))
+		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+refs.RdrandPatch.ImprovementPC/100))
 	}
 	if rd64.ok() && vdso64.ok() {
 		t.row("one extraction of 64 B in the vDSO with one 64-bit RDRAND added / without", ratio(sum(vdso64, rd64), vdso64), "")
@@ -302,7 +232,7 @@ func (r *report) rdrandTable() {
 		{"randp_bytes, 64 B", randp64}, {"randp_u32", ru32}} {
 		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: b.label, s: b.s}}})
 	}
-	svg, err := barChart("RDRAND against a getrandom extraction and randp (seed 004's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
+	svg, err := barChart("RDRAND against a getrandom extraction and randp (the kernel patch's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
 	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
 }
@@ -332,7 +262,7 @@ func (r *report) cWordTable(group string, keys []string, refKeys map[string]stri
 	base := c.get(group + "/randp")
 	head := []string{"Function", "Time per call", "randp is"}
 	if ref != nil {
-		for _, s := range seed002 {
+		for _, s := range refs.Planet36 {
 			head = append(head, "reference: "+s.Date)
 		}
 	}
@@ -344,7 +274,7 @@ func (r *report) cWordTable(group string, keys []string, refKeys map[string]stri
 			cells[2] = r.vs(anchorFor(group), "C "+group+": "+cShortOr(k), base, s)
 		}
 		if ref != nil {
-			for _, run := range seed002 {
+			for _, run := range refs.Planet36 {
 				cell := ""
 				if rk := refKeys[k]; rk != "" {
 					if v, ok := ref(run, rk); ok {
@@ -364,13 +294,6 @@ func anchorFor(group string) string {
 		return hCLt
 	}
 	return hCWords
-}
-
-func cShortOr(k string) string {
-	if k == "randp_dlopen" {
-		return "randp linked statically against randp through dlopen"
-	}
-	return or(cShort[k], k)
 }
 
 func fmtMs(v float64) string {
@@ -445,13 +368,7 @@ func (r *report) cFillByOffset() {
 		}
 		t.row(cells...)
 	}
-	r.p("By where the destination starts past a 64-byte boundary: the passes turn it through %s bytes, one offset per process, so each column holds the processes ", joinInts(offsets))
-	r.p("that used it (medians of their calls, ns per call")
-	if note := c.turnsNote(); note != "" {
-		r.p("; %s", note)
-	}
-	r.p("). A vector store that starts off its width's boundary can cross a cache line; ")
-	r.p("a row that differs from column to column depends on the caller's alignment.\n\n%s\n", t)
+	r.text("c_offsets", "Offsets", joinInts(offsets), "Turns", c.turnsNote(), "Table", t.String())
 }
 
 // joinInts writes 0, 16, 32 and 48.

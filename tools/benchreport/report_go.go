@@ -30,105 +30,72 @@ func memCell(s *goSet, name string) string {
 
 func (r *report) goTables() {
 	res := r.res
-	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
-	unpWhy, dcrdWhy := res.peers["unpredictable"], res.peers["dcrd-crypto-rand"]
+	goR, goD := res.goRandp, res.goDcrd
+	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
 	stamp := chartStamp(res.run)
 
-	r.p("## %s\n\n", hGoSrc)
-	r.p("`go test -bench -benchmem`, one sample per pass (%d), GOMAXPROCS %s; ns/op, median [95%% interval], and the median B/op and allocs/op. ", goR.runs(), procs)
-	r.p("Every row is `rand.New(SOURCE).Int63()` with math/rand, as in \"How slow are decent random numbers?\" (003); its two runs ")
-	r.p("(%s) are the reference columns, ns/op, B/op and allocs/op as printed there. ", seed003.Machine)
-	r.p("`Unpredictable` is that article's own pure-Go arc4random (art4711/unpredictable), built from its source.\n\n")
+	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine)
 	base := goR.get("RandpBufRand")
 	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "B/op, allocs/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
 	ref := func(run int, name string) string {
-		if row, ok := seed003Ref(seed003.Runs[run], name); ok {
+		if row, ok := seed003Ref(refs.Unpredictable.Runs[run], name); ok {
 			return fmt.Sprintf("%s, %d B, %d allocs", ns(row.NsOp), row.BOp, row.Allocs)
 		}
 		return ""
 	}
 	var bars []series
-	for _, row := range []struct {
-		set       *goSet
-		name, ref string
-		what, why string
-	}{
-		{goR, "RandpBufRand", "", "**randp** `randp.Source()`: 4 KiB Go-side buffer", ""},
-		{goR, "RandpRand", "", "**randp** `randp.UnbufferedSource()`: one cgo call per value", ""},
-		{goR, "MathRand", "MathRand", "math/rand `rand.NewSource(1)` (predictable)", ""},
-		{goP, "Unpredictable", "Unpredictable", "art4711/unpredictable `NewMathRandSource()`", unpWhy},
-		{goR, "AESCTRBufRand", "", "pure-Go crypto/aes CTR, 4 KiB buffer", ""},
-		{goR, "CryptoRand", "CryptoRand", "crypto/rand.Reader through encoding/binary.Read", ""},
-		{goR, "CryptoCastRand", "CryptoCastRand", "crypto/rand.Read into [8]byte", ""},
-		{goR, "CryptoBufRand", "CryptoBufRand", "CryptoRand with a 256-value buffer", ""},
-		{goR, "LibcRand", "LibcRand", "one cgo call to glibc arc4random_buf per value", ""},
-		{goR, "LibcBufRand", "LibcBufRand", "256 values per cgo arc4random_buf call", ""},
-		{goR, "COverhead", "COverhead", "an empty cgo call", ""},
-	} {
-		s := row.set.get(row.name)
+	for _, row := range contestants.Go.Sources {
+		set, why := row.set(res)
+		s := set.get(row.Name)
 		cmp := ""
-		if row.name != "RandpBufRand" && row.name != "COverhead" {
-			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.name, base, s)
+		if row.Name != "RandpBufRand" && row.Name != "COverhead" {
+			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.Name, base, s)
 		}
-		t.row(row.name, row.what, timeCell(s, row.why), memCell(row.set, row.name), cmp, ref(0, row.ref), ref(1, row.ref))
-		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.name, s: s}}})
+		t.row(row.Name, row.Label, timeCell(s, why), memCell(set, row.Name), cmp, ref(0, row.Ref), ref(1, row.Ref))
+		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: s}}})
 	}
 	r.p("%s\n", t)
-	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (seed 003's table)", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
+	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (as in \"How slow are decent random numbers?\")", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("go-sources.svg", "ns per Int63 by source", svg, err))
 
 	r.p("Reading 2 MiB per call through an io.Reader:\n\n")
 	base = goR.get("ReadRandp")
 	t = &table{head: []string{"Benchmark", "Time per 2 MiB", "Throughput", "B/op, allocs/op", "randp is", "reference"}}
-	for _, row := range []struct {
-		set       *goSet
-		name, ref string
-		why       string
-	}{
-		{goR, "ReadRandp", "", ""}, {goR, "ReadMathRand", "ReadMathRand", ""}, {goP, "ReadUnpredictable", "ReadUnpredictable", unpWhy},
-		{goR, "ReadAESCTR", "", ""}, {goR, "ReadChaCha8", "", ""},
-	} {
-		s := row.set.get(row.name)
+	for _, row := range contestants.Go.Read2MiB {
+		set, why := row.set(res)
+		s := set.get(row.Name)
 		refCell := ""
-		if v, ok := seed003Ref(seed003.Read, row.ref); ok {
+		if v, ok := seed003Ref(refs.Unpredictable.Read, row.Ref); ok {
 			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
 		}
 		cmp := ""
-		if row.name != "ReadRandp" {
-			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.name, base, s)
+		if row.Name != "ReadRandp" {
+			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.Name, base, s)
 		}
-		t.row(row.name, timeCell(s, row.why), gbps(s, 2<<20), memCell(row.set, row.name), cmp, refCell)
+		t.row(row.Name, timeCell(s, why), gbps(s, 2<<20), memCell(set, row.Name), cmp, refCell)
 	}
 	r.p("%s\n", t)
 
-	r.p("## %s\n\n", hGoV2)
-	r.p("What a Go programmer picks today with math/rand/v2: `rand.New(SOURCE).Uint64()`.\n\n")
+	r.text("go_v2")
 	base = goR.get("V2Uint64/src=RandpSource")
 	t = &table{head: []string{"Source", "ns/op", "randp.Source() is"}}
-	for _, s := range []struct{ name, label string }{
-		{"RandpSource", "**randp** `randp.Source()`"}, {"RandpUnbuffered", "**randp** `randp.UnbufferedSource()`"},
-		{"ChaCha8", "`rand.NewChaCha8`"}, {"PCG", "`rand.NewPCG` (predictable)"}, {"AESCTR", "pure-Go crypto/aes CTR, 4 KiB buffer"},
-		{"BufferOnly", "randp's buffer refilled from a counter: its cost without the cipher (not a generator)"},
-	} {
-		v := goR.get("V2Uint64/src=" + s.name)
+	for _, s := range contestants.Go.V2 {
+		v := goR.get("V2Uint64/src=" + s.Name)
 		cmp := ""
-		if s.name != "RandpSource" && s.name != "BufferOnly" {
-			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.label, base, v)
-		} else if s.name == "BufferOnly" {
+		if s.Name != "RandpSource" && s.Name != "BufferOnly" {
+			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.Label, base, v)
+		} else if s.Name == "BufferOnly" {
 			cmp = compare(base, v)
 		}
-		t.row(s.label, timeCell(v, ""), cmp)
+		t.row(s.Label, timeCell(v, ""), cmp)
 	}
 	r.p("%s\n", t)
 
 	r.goReadTables()
 	r.goSweep(r.res.goRandp, hGoSweep, "go-read-by-size.svg", "randp.Read (cgo)")
 
-	r.p("## %s\n\n", hGoFuncs)
-	r.p("dcrd's own benchmark functions beside randp's and math/rand/v2's, each measured the way dcrd's bench_test.go does: one bound per benchmark drawn ")
-	r.p("once from the library under test (Int32N: `Int32()`; Uint32N, Int64N, Uint64N: `Uint32()`; Duration: `Uint32()` seconds), and ShuffleSlice per element of a 100-element slice. ")
-	r.p("math/rand/v2 has no Duration: its row is `rand.N`. The reference columns are dcrd's published run of its own functions (000).\n\n")
+	r.text("go_funcs")
 	t = &table{head: []string{"Function", "**randp**", "dcrd", "math/rand/v2", "randp vs dcrd", "randp vs math/rand/v2", "reference: dcrd old", "reference: dcrd new"}}
 	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
 		a, d, v2 := goR.get(fn), goD.get(fn), goR.get("RandV2"+fn)
@@ -144,10 +111,7 @@ func (r *report) goTables() {
 	}
 	r.p("%s\n", t)
 
-	r.p("## %s\n\n", hGoPar)
-	r.p("Goroutine-safe package-level functions: `Uint64` (crypto/rand: Read into 8 bytes) with one goroutine and under `b.RunParallel` on every P, ")
-	r.p("and Read of 32 bytes under `b.RunParallel` (math/rand/v2 has no global Read: a ChaCha8 per goroutine; likewise a pure-Go AES-CTR reader per goroutine). ")
-	r.p("In parallel rows ns/op is wall time per operation across all goroutines.\n\n")
+	r.text("go_par")
 	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand", "randp vs pure-Go AES-CTR"}}
 	for _, bm := range []struct{ name, v2 string }{
 		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
@@ -171,45 +135,29 @@ func (r *report) goTables() {
 func (r *report) goReadTables() {
 	res := r.res
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
-	unpWhy, dcrdWhy := res.peers["unpredictable"], res.peers["dcrd-crypto-rand"]
+	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	goVer := strings.TrimPrefix(res.run["go"], "go")
-	r.p("## %s\n\n", hGoRead)
-	r.p("One Read call of each size, ns per call. crypto/rand.Read is Go %s's (the getrandom vDSO on Linux 6.11+); the \"before Go 1.24\" column ", goVer)
-	r.p("is what crypto/rand did then, one getrandom system call per Read, made with `syscall.Syscall` (benches/go: a seccomp test checks that every ")
-	r.p("Read of it enters the kernel; %s). dcrd's columns come from its own bench_test.go, run from its source. ", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
-	r.p("The last columns compare randp.Read with today's crypto/rand.Read and with a pure-Go AES-CTR reader of one's own.\n\n")
-	cols := []struct {
-		set          *goSet
-		prefix, head string
-		why          string
-	}{
-		{goR, "RandpRead", "**randp.Read**", ""},
-		{goR, "RandpReadUnbuffered", "randp, one cgo call per Read", ""},
-		{goR, "StdlibRead", "crypto/rand.Read", ""},
-		{goP, "GetrandomRead", "crypto/rand before Go 1.24 (system call)", ""},
-		{goD, "DcrdRead", "dcrd `Read`", dcrdWhy},
-		{goD, "DcrdReadPRNG", "dcrd `PRNG.Read`", dcrdWhy},
-		{goR, "ChaCha8Read", "math/rand/v2 ChaCha8", ""},
-		{goR, "AESCTRRead", "pure-Go AES-CTR reader", ""},
-		{goP, "UnpredictableRead", "unpredictable", unpWhy},
-	}
+	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
+	cols := contestants.Go.ReadSizes
 	head := []string{"Size"}
 	for _, c := range cols {
-		head = append(head, c.head)
+		head = append(head, c.Label)
 	}
 	t := &table{head: append(head, "randp.Read vs crypto/rand.Read", "randp.Read vs pure-Go AES-CTR")}
 	var lines []series
 	for i, c := range cols {
-		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.head), color: palette[i%len(palette)]}
+		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.Label), color: palette[i%len(palette)]}
+		set, _ := c.set(res)
 		for _, sz := range goReadSizes {
-			s.points = append(s.points, chartPoint{x: sz.bytes, s: c.set.get(c.prefix + "/" + sz.name)})
+			s.points = append(s.points, chartPoint{x: sz.bytes, s: set.get(c.Name + "/" + sz.name)})
 		}
 		lines = append(lines, s)
 	}
 	for _, sz := range goReadSizes {
 		cells := []string{fmtBytes(sz.bytes)}
 		for _, c := range cols {
-			cells = append(cells, timeCell(c.set.get(c.prefix+"/"+sz.name), c.why))
+			set, why := c.set(res)
+			cells = append(cells, timeCell(set.get(c.Name+"/"+sz.name), why))
 		}
 		rp := goR.get("RandpRead/" + sz.name)
 		cells = append(cells, r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
@@ -217,16 +165,10 @@ func (r *report) goReadTables() {
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
-	svg, err := lineChart("Go: time per Read call at dcrd's sizes (seed 000's sizes)", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
+	svg, err := lineChart("Go: time per Read call at the sizes of dcrd's benchstat table", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
 	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
 
-	r.p("### Seed 000's table, old against new, measured here\n\n")
-	r.p("decred dcrd's benchstat (000) compares \"old\" (Go before 1.24) with \"new\" (Go 1.24's vDSO crypto/rand, on Linux ≥ 6.11). Here, in the same run: ")
-	r.p("StdlibRead old is the getrandom system call per Read (what crypto/rand did before Go 1.24), new is Go %s's crypto/rand.Read; ", goVer)
-	r.p("DcrdRead, DcrdReadPRNG and the bounded functions are dcrd's code at the pinned commit, which is the \"old\" code: the change the seed ")
-	r.p("benchmarks (decred/dcrd#3465, dcrd's Read calling crypto/rand.Read) was closed without being merged, so DcrdRead's \"new\" is crypto/rand.Read ")
-	r.p("itself (the StdlibRead new row), and the other rows' code did not change (their \"new\" would be the same measurement). \"vs base\" is new/old − 1 ")
-	r.p("of the medians, given where the intervals separate; the geomean is over the rows with both columns.\n\n")
+	r.text("go_seed000", "GoVer", goVer)
 	t = &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
 	var geoOld, geoNew []float64
 	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
@@ -264,9 +206,9 @@ func (r *report) goReadTables() {
 		o, n := geomean(geoOld), geomean(geoNew)
 		geo = fmt.Sprintf("%s → %s, %+.2f%% (%d rows)", ns(o), ns(n), 100*(n/o-1), len(geoOld))
 	}
-	t.row("geomean", geo, "", "", "", "", seed000.Geomean+" (24 rows)")
+	t.row("geomean", geo, "", "", "", "", refs.Dcrd.Geomean+" (24 rows)")
 	r.p("%s\n", t)
-	r.p("Reference: %s.\n\n", seed000.Machine)
+	r.p("Reference: %s.\n\n", refs.Dcrd.Machine)
 }
 
 // vsBase is benchstat's "vs base" (new/old − 1) where the intervals separate.
@@ -291,9 +233,7 @@ func geomean(v []float64) float64 {
 // goSweep is the Read-by-size table and chart of one Go test binary's
 // results (the cgo build or the pure-Go one).
 func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
-	r.p("## %s\n\n", heading)
-	r.p("One Read call of each power of two from 16 B to 1 MiB (go/bench_sweep_test.go): randp.Read, crypto/rand.Read, a pure-Go AES-CTR reader ")
-	r.p("and math/rand/v2's ChaCha8 (one instance per size, kept across calls as a user keeps one); ns per call, median [95%% interval].\n\n")
+	r.text("go_sweep", "Heading", heading)
 	impls := []struct{ key, label string }{{"Randp", randpLabel}, {"CryptoRand", "crypto/rand.Read"}, {"AESCTR", "pure-Go AES-CTR reader"}, {"ChaCha8", "math/rand/v2 ChaCha8"}}
 	head := []string{"Size"}
 	for _, im := range impls {
@@ -327,26 +267,14 @@ func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
 // goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
 func (r *report) goPureTables() {
 	set, why := r.res.purego()
-	r.p("## %s\n\n", hGoPure)
+	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation())
 	if set == nil {
-		r.p("Not measured in this run: %s. No row of this report is a pure-Go measurement.\n\n", why)
 		return
 	}
-	r.p("The same Go benchmarks built with `-tags randp_purego` (the binary reports `randp.Implementation() = %q`), in the same passes, ", r.res.puregoImplementation())
-	r.p("for the rows this section shows. ns per call, median [95%% interval].\n\n")
 	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
-	for _, row := range []struct{ what, mine, rival, rivalLabel string }{
-		{"`rand.New(randp.Source()).Uint64()`", "V2Uint64/src=RandpSource", "V2Uint64/src=ChaCha8", "`rand.New(rand.NewChaCha8(seed)).Uint64()`"},
-		{"`rand.New(randp.Source()).Uint64()`", "V2Uint64/src=RandpSource", "V2Uint64/src=PCG", "`rand.New(rand.NewPCG(1, 2)).Uint64()`"},
-		{"`Uint64()`", "Uint64/impl=Randp", "Uint64/impl=MathRandV2", "math/rand/v2 `Uint64()`"},
-		{"`Read` 4 B", "RandpRead/4b", "StdlibRead/4b", "crypto/rand.Read"},
-		{"`Read` 32 B", "RandpRead/32b", "StdlibRead/32b", "crypto/rand.Read"},
-		{"`Read` 4 KiB", "RandpRead/4KiB", "StdlibRead/4KiB", "crypto/rand.Read"},
-		{"`Read` 32 B", "RandpRead/32b", "AESCTRRead/32b", "a pure-Go AES-CTR reader"},
-		{"ParallelRead32", "ParallelRead32/impl=Randp", "ParallelRead32/impl=AESCTR", "a pure-Go AES-CTR reader per goroutine"},
-	} {
-		a, b := set.get(row.mine), set.get(row.rival)
-		t.row(row.what, timeCell(a, ""), row.rivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.what+": "+row.rivalLabel, a, b))
+	for _, row := range contestants.Go.Purego {
+		a, b := set.get(row.Name), set.get(row.Rival)
+		t.row(row.Label, timeCell(a, ""), row.RivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.Label+": "+row.RivalLabel, a, b))
 	}
 	r.p("%s\n", t)
 	r.goSweep(set, hGoPure+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")

@@ -4,9 +4,7 @@ import "fmt"
 
 func (r *report) rustTables() {
 	cr := r.res.crit
-	r.p("## %s\n\n", hRust)
-	r.p("criterion (benches/*.rs), one sample per pass (criterion's median in that process), median [95%% interval]. `StdRng` is rand's ChaCha12 seeded once from the OS, without ")
-	r.p("`ThreadRng`'s reseeding wrapper. The aes crate's bare AES-256-CTR keystream is the ceiling randp's construction can reach with that crate.\n\n")
+	r.text("rust")
 	for _, g := range []struct {
 		group, title string
 		size         float64
@@ -14,17 +12,13 @@ func (r *report) rustTables() {
 		r.p("**%s**\n\n", g.title)
 		base := cr.get(g.group, "randp_bytes").Time
 		t := &table{head: []string{"Function", "Time per call", "Throughput", "randp is"}}
-		for _, row := range []struct{ fn, label string }{
-			{"randp_bytes", "**randp** `fill_bytes`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
-			{"getrandom_crate", "getrandom crate"}, {"randp_keystream", "randp's keystream engine alone (kernel, no buffer)"},
-			{"aes256ctr_keystream", "aes crate AES-256-CTR keystream"},
-		} {
-			s := cr.get(g.group, row.fn).Time
+		for _, row := range contestants.Rust.Fill {
+			s := cr.get(g.group, row[0]).Time
 			cmp := ""
-			if row.fn != "randp_bytes" {
-				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, s)
+			if row[0] != "randp_bytes" {
+				cmp = r.vs(hRust, "Rust "+g.group+": "+row[1], base, s)
 			}
-			t.row(row.label, timeCell(s, ""), gbps(s, g.size), cmp)
+			t.row(row[1], timeCell(s, ""), gbps(s, g.size), cmp)
 		}
 		r.p("%s\n", t)
 	}
@@ -36,21 +30,16 @@ func (r *report) rustTables() {
 		r.p("**%s**\n\n", g.title)
 		base := cr.get(g.group, g.base).PerElement()
 		t := &table{head: []string{"Function", "Time per call", "randp is"}}
-		for _, row := range []struct{ fn, label string }{
-			{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}, {"rand_ThreadRng", "rand `ThreadRng`"}, {"rand_StdRng", "rand `StdRng`"},
-			{"getrandom_crate", "getrandom crate"}, {"fastrand", "fastrand (not cryptographic: the floor)"},
-			{"rand_random_range", "rand `ThreadRng` `random_range`"}, {"rand_StdRng_random_range", "rand `StdRng` `random_range`"},
-			{"copyzero_u32", "for scale, no generator: a thread-local word loaded and zeroed (`copyzero_u32`)"},
-		} {
-			c, ok := cr[g.group][row.fn]
+		for _, row := range append([][2]string{{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}}, contestants.Rust.Words...) {
+			c, ok := cr[g.group][row[0]]
 			if !ok {
 				continue
 			}
 			cmp := ""
-			if row.fn != g.base && row.fn != "copyzero_u32" {
-				cmp = r.vs(hRust, "Rust "+g.group+": "+row.label, base, c.PerElement())
+			if row[0] != g.base && row[0] != "copyzero_u32" {
+				cmp = r.vs(hRust, "Rust "+g.group+": "+row[1], base, c.PerElement())
 			}
-			t.row(row.label, timeCell(c.PerElement(), ""), cmp)
+			t.row(row[1], timeCell(c.PerElement(), ""), cmp)
 		}
 		r.p("%s\n", t)
 	}
@@ -78,10 +67,7 @@ func (r *report) rustTables() {
 func (r *report) ceilingTable() {
 	ce := &r.res.ceil
 	cr := r.res.crit
-	r.p("## %s\n\n", hCeiling)
-	r.p("The references for randp's keystream, measured in every pass, each time in a new process, on the wall clock: `openssl speed -elapsed -evp aes-256-ctr` ")
-	r.p("on 1 MiB buffers, and the plain AES-CTR loops of the shared aes-ceiling tool (built from ../shared/tools at bench time; one repetition ")
-	r.p("per kernel and pass; its 512-bit loops run on CPUs with AVX-512F and VAES), with the widest vectors this CPU has. Medians [95%% intervals] over the passes.\n\n")
+	r.text("ceiling")
 	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
 	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
 	t.row("**randp** `randp_bytes` (C ABI)", gbps(r.res.c.get("fill_1MiB/randp"), 1<<20))
@@ -112,9 +98,7 @@ func pct(a, b stat) string {
 }
 
 func (r *report) sweeps() {
-	r.p("## %s\n\n", hSweeps)
-	r.p("`make num-blocks` and `make reseed-countdown` (benches/sweep.rs, `randp::internals::Generator<BLOCKS, RESEED>`, ")
-	r.p("each generator seeded from the OS): the buffer size at the default reseed interval, and the reseed interval at the default buffer size.\n\n")
+	r.text("sweeps")
 	for _, s := range []struct{ name, title string }{{"num_blocks", "num-blocks"}, {"reseed_countdown", "reseed-countdown"}} {
 		t, err := sweepTable(r.res.crit, s.name)
 		if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
@@ -92,48 +93,41 @@ func cpuIdentity() (id, uarch string) {
 	return id, microarchitecture(vendor, fam, model)
 }
 
-// microarchitecture names the core of an x86 CPU by vendor, family and
-// model (AMD's and Intel's published model ranges); "" when not known.
-func microarchitecture(vendor string, family, model int) string {
-	switch vendor {
-	case "AuthenticAMD":
-		switch family {
-		case 0x17:
-			switch {
-			case model <= 0x0f || model == 0x18:
-				return "Zen / Zen+ (family 17h)"
-			case model >= 0x30:
-				return "Zen 2 (family 17h)"
-			}
-		case 0x19:
-			switch {
-			case model <= 0x0f || (model >= 0x20 && model <= 0x5f):
-				return "Zen 3 (family 19h): VAES-256, no AVX-512"
-			case (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0xaf):
-				return "Zen 4 (family 19h): VAES, AVX-512 on 256-bit datapaths"
-			}
-		case 0x1a:
-			return "Zen 5 (family 1Ah): VAES, AVX-512"
+//go:embed data/microarchitectures.toml
+var microarchitecturesTOML string
+
+// core is one entry of data/microarchitectures.toml.
+type core struct {
+	Vendor string   `toml:"vendor"`
+	Family int      `toml:"family"`
+	Models [][2]int `toml:"models"`
+	Name   string   `toml:"name"`
+}
+
+var cores []core
+
+func init() {
+	var f struct {
+		Core []core `toml:"core"`
+	}
+	if err := decodeTOML(microarchitecturesTOML, &f); err != nil {
+		panic("benchreport: data/microarchitectures.toml: " + err.Error())
+	}
+	for _, c := range f.Core {
+		if c.Vendor == "" || c.Name == "" || len(c.Models) == 0 {
+			panic(fmt.Sprintf("benchreport: data/microarchitectures.toml: a core without vendor, name or models: %+v", c))
 		}
-	case "GenuineIntel":
-		if family == 6 {
-			switch model {
-			case 0x55:
-				return "Skylake-SP / Cascade Lake (no VAES)"
-			case 0x6a, 0x6c:
-				return "Ice Lake-SP"
-			case 0x7d, 0x7e:
-				return "Ice Lake (client)"
-			case 0x8c, 0x8d:
-				return "Tiger Lake"
-			case 0x8f:
-				return "Sapphire Rapids"
-			case 0xcf:
-				return "Emerald Rapids"
-			case 0xad, 0xae:
-				return "Granite Rapids"
-			case 0x97, 0x9a, 0xb7, 0xba, 0xbf:
-				return "Alder Lake / Raptor Lake (VAES-256, no AVX-512)"
+	}
+	cores = f.Core
+}
+
+// microarchitecture names the core of an x86 CPU by vendor, family and
+// model; "" when not known.
+func microarchitecture(vendor string, family, model int) string {
+	for _, c := range cores {
+		for _, m := range c.Models {
+			if c.Vendor == vendor && c.Family == family && model >= m[0] && model <= m[1] {
+				return c.Name
 			}
 		}
 	}

@@ -24,14 +24,7 @@ const (
 	hWhyRead = "Go Read of a few bytes against a per-goroutine reader"
 )
 
-// rustU32Target and rustLtTarget are issue 20's bounds on randp's u32 and
-// lt_u32 against ThreadRng's, as time ratios.
-const (
-	rustU32Target = 0.9
-	rustLtTarget  = 1.0
-)
-
-// rustWords is the Rust word rows of issue 20 beside copyzero_u32, which
+// rustWords is the Rust word rows with targets beside copyzero_u32, which
 // bounds any generator that hands out words from a per-thread buffer and
 // erases them.
 type rustWords struct {
@@ -53,10 +46,6 @@ func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	lt, _, _, _ := r.wordRatio("lt_u32", "randp_lt_u32", "rand_random_range")
 	return w, v > rustU32Target, lt > rustLtTarget
 }
-
-// wordTarget is issue 20's bound on a `randp_u64` call through a dlopen'ed
-// librandp.so, in ns.
-const wordTarget = 3.0
 
 // wordFloor is the dlopen'ed `randp_u64` row beside what any call that
 // hands out a word of AES-256 keystream from a per-thread buffer, and erases
@@ -253,43 +242,19 @@ func (r *report) v2Missed() bool {
 
 func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	res := r.res
-	r.p("### %s\n\n", hWhyFill)
-	r.p("A C call below %s is served from randp's buffer, which each refill fills with 15,808 bytes of keystream under a new key ", directFromText)
-	r.p("(the 3,520 of the thread's state page and the 12,288 of its extension, once the thread has locked it); from %s on, its whole ", directFromText)
-	r.p("blocks are written straight into the caller's memory under a key that serves that call alone. ")
-	r.p("The parts of its cost that randp's guarantees fix: the keystream of its bytes (AES-256, 14 rounds), below %s the copy out of ", directFromText)
-	r.p("the buffer with the zeroing behind it (no byte handed out stays in the state), and the call itself (the thread's state, the marks ")
-	r.p("that keep signal handlers and forks out of a running call). The table puts each at its best on the %s: ", r.cpuName())
-	r.p("the keystream at the rate of the plainest 14-round loop this CPU runs, aes-ceiling's `%s` (%.1f GB/s at best, one key, no key changes); ", kernel, 1/perByte)
-	r.p("randp's own copy-and-zero code alone in a loop, with its call (Rust `copy_zero`); and the C call `randp_u64` less its 8 bytes' ")
-	r.p("keystream and the copy-and-zero of 16 bytes, itself with a call (so an underestimate, 0 where that is all the call costs). ")
-	r.p("Each is taken at the fast end of its 95%% interval, ")
-	r.p("so that their sum is a floor, not a typical time, for a randp call that erases what it hands out")
-	if note := res.c.turnsNote(); note != "" {
-		r.p(" (the two whole calls: %s)", note)
-	}
-	r.p(":\n\n")
 	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "call", "floor", "planet36/randp ÷ floor"}}
 	for _, f := range floors {
 		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), f.copyCell(), f.callCell(), ns(f.floor()),
 			sig(f.p36.Center/f.floor())+"×")
 	}
-	r.p("%s\n", t)
-	r.p("Below 1.0× in the last column, no randp call that makes AES-256 keystream and erases what it hands out beats planet36/randp at ")
-	r.p("that size on this CPU, however large its buffer. Above it, the column is the most a faster call could win there; randp's time beyond ")
-	r.p("the floor is the run's spread and its key rotations: below %s its share of each refill's, from %s on one per call", directFromText, directFromText)
-	if rot := res.crit.get("fill_256B", "randp_keystream").Time; rot.ok() {
-		r.p(" (one rotation with 16 blocks, Rust `randp_keystream` at 256 B: %s)", ns(rot.Center))
-		if p := res.c.get("fill_256B/planet36"); p.ok() {
-			r.p(". Writing the calls below %s straight into the caller's memory as well would skip the copy but pay a rotation at every ", directFromText)
-			if rot.Center > p.Center {
-				r.p("call, which at 256 B alone takes longer than planet36/randp's whole call (%s)", ns(p.Center))
-			} else {
-				r.p("call, against planet36/randp's whole 256 B call of %s", ns(p.Center))
-			}
+	var rot, p36 string
+	rotStat, p := res.crit.get("fill_256B", "randp_keystream").Time, res.c.get("fill_256B/planet36")
+	if rotStat.ok() {
+		rot = ns(rotStat.Center)
+		if p.ok() {
+			p36 = ns(p.Center)
 		}
 	}
-	r.p(".\n\n")
 	var edge []string
 	for _, name := range res.ceil.Order {
 		if strings.HasPrefix(name, "3-aesenc") && strings.Contains(name, " xmm ") {
@@ -301,42 +266,22 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	if c := res.c.get("copyzero_1KiB/copyzero"); c.ok() {
 		edge = append(edge, fmt.Sprintf("its copy and zeroing go through libc's memcpy and explicit_bzero (%s per KiB in the C program: the `copyzero` rows of the raw results)", ns(c.Center)))
 	}
-	r.p("planet36/randp makes each block with 3 AES-128 rounds where AES-256 makes 14, and refills a 256 B pool without changing its key")
-	if len(edge) > 0 {
-		r.p("; %s", strings.Join(edge, "; "))
-	}
-	r.p(".\n\n")
+	r.text("why_fill", "Direct", directFromText, "Kernel", kernel, "GBps", fmt.Sprintf("%.1f", 1/perByte), "Turns", res.c.turnsNote(),
+		"Table", t.String(), "Rot", rot, "P36", p36, "RotSlower", rotStat.Center > p.Center, "Edge", strings.Join(edge, "; "))
 }
 
 func (r *report) v2Why() {
 	o := r.res.opcount
-	r.p("### %s\n\n", hWhyV2)
-	r.p("`rand.New(randp.Source()).Uint64()` and `rand.New(rand.NewPCG(1, 2)).Uint64()` both make one interface call to the Source's `Uint64` per value. ")
-	r.p("Instructions per value, counted by callgrind in this run (`make go-opcount`; counts, so the load does not change them): ")
-	r.p("randp's `Buffered` %d, PCG %d", o.perCall["buffered-v2"], o.perCall["pcg-v2"])
-	if n, ok := o.perCall["chacha8-v2"]; ok {
-		r.p(", ChaCha8 %d", n)
-	}
-	r.p(". The stack frames the compiler gives each `Uint64` (`go build -gcflags=-S`):\n\n")
 	t := &table{head: []string{"Method", "Frame", "Leaf"}}
 	for _, f := range o.order {
 		t.row("`"+f+"`", "`"+o.frames[f]+"`", frameKind(o.frames[f]))
 	}
-	r.p("%s\n", t)
-	r.p("PCG's `Uint64` computes its value and calls nothing, so it is a leaf: no frame and no stack-bound check. ")
-	r.p("A Source that hands out a buffer must be able to call its refill, and for that call the compiler gives the method a frame, ")
-	r.p("set up and torn down at every value, refill or not, and a stack-bound check: ChaCha8's `Uint64` has both. ")
-	if f := o.frames[r.bufferedUint64()]; strings.HasPrefix(f, "nosplit ") {
-		r.p("randp's is marked nosplit, which drops the check (its one call, the refill, checks the stack itself) but not the frame. ")
-	}
-	r.p("randp's fast path beyond the frame is a load, the zeroing store that erasure needs and the count's update.\n\n")
+	chacha8, ok := o.perCall["chacha8-v2"]
+	r.text("why_v2", "Buffered", o.perCall["buffered-v2"], "PCG", o.perCall["pcg-v2"], "HasChaCha8", ok, "ChaCha8", chacha8,
+		"Table", t.String(), "Nosplit", strings.HasPrefix(o.frames[r.bufferedUint64()], "nosplit "))
 }
 
 func (r *report) wordWhy(w wordFloor) {
-	r.p("### %s\n\n", hWhyWord)
-	r.p("`randp_u64` through a dlopen'ed librandp.so took %s (median of %d processes), %s over the target of %s. ",
-		ns(w.dlopen.Center), w.dlopen.N, ns(w.dlopen.Center-wordTarget), ns(wordTarget))
-	r.p("Beside it, in the same processes on the %s, through the same function pointer:\n\n", r.cpuName())
 	t := &table{head: []string{"Call", "Time"}}
 	t.row("`randp_u64` through a dlopen'ed librandp.so", spread(w.dlopen))
 	if w.static.ok() {
@@ -359,44 +304,17 @@ func (r *report) wordWhy(w wordFloor) {
 	} else {
 		t.row("floor: the handout at the fast end of its interval and the keystream", ns(w.floor()))
 	}
-	r.p("%s\n", t)
-	r.p("`copyzero_u64` is the least a call to any generator that keeps its buffer per thread and erases what it hands out costs, ")
-	r.p("keystream aside: it loads a thread-local index, loads one word and zeroes it, and stores the index back, and the next call's ")
-	r.p("load of the index waits for that store. ")
-	switch {
-	case calls && w.emptyDlopen.Lo > w.empty.Hi:
-		r.p("A call that does nothing takes %s more in a dlopen'ed object than linked statically: on this CPU the call itself, ", ns(w.emptyDlopen.Center-w.empty.Center))
-		r.p("from the executable into another object through the same pointer, costs more, whatever the function does")
-		if w.handoutDlopen.ok() {
-			r.p(", and the dlopen'ed handout pays it too (%s more than its static copy)", ns(w.handoutDlopen.Center-w.handout.Center))
-		}
-		r.p(". ")
-	case calls:
-		r.p("A call that does nothing costs the same in a dlopen'ed object as linked statically on this CPU (their intervals overlap). ")
+	gap := ""
+	if d := w.dlopen.Center - w.floor(); d > 0 {
+		gap = ns(d)
 	}
-	r.p("randp's call adds the guards that keep signal handlers and forks out of a running call ")
-	r.p("(two stores to the thread's word and a load of the state's `live` word) and its share of each refill; ")
-	if gap := w.dlopen.Center - w.floor(); gap > 0 {
-		r.p("together %s above the floor", ns(gap))
-	} else {
-		r.p("this run measured no time for them above the floor")
-	}
-	if w.floor() >= wordTarget {
-		r.p(". The floor alone, %s, is at or above the target of %s on this CPU: no call of this kind through a dlopen'ed object meets it here.\n\n",
-			ns(w.floor()), ns(wordTarget))
-		return
-	}
-	r.p(". The floor takes %s of the target's %s on this CPU. ", ns(w.floor()), ns(wordTarget))
-	if w.dlopen.Lo <= wordTarget {
-		r.p("The row's interval reaches below the target (its fast end is %s): which side its median falls on is the run's spread.\n\n", ns(w.dlopen.Lo))
-	} else {
-		r.p("The row's whole interval lies above the target: randp's part beyond the floor misses it, not the run's spread.\n\n")
-	}
+	r.text("why_word", "Dlopen", ns(w.dlopen.Center), "N", w.dlopen.N, "Over", ns(w.dlopen.Center-wordTarget), "Target", ns(wordTarget),
+		"Table", t.String(), "Calls", calls, "CallCostsMore", calls && w.emptyDlopen.Lo > w.empty.Hi, "CallExtra", ns(w.emptyDlopen.Center-w.empty.Center),
+		"HandoutDlopen", w.handoutDlopen.ok(), "HandoutExtra", ns(w.handoutDlopen.Center-w.handout.Center), "Gap", gap,
+		"Floor", ns(w.floor()), "FloorOver", w.floor() >= wordTarget, "Reaches", w.dlopen.Lo <= wordTarget, "Lo", ns(w.dlopen.Lo))
 }
 
 func (r *report) rustWhy(w rustWords) {
-	r.p("### %s\n\n", hWhyRust)
-	r.p("Per call on the %s, in the same processes (criterion, median of each process's median):\n\n", r.cpuName())
 	t := &table{head: []string{"Call", "Time", "÷ ThreadRng"}}
 	per := func(s stat, of stat) string {
 		if !s.ok() || !of.ok() {
@@ -407,40 +325,23 @@ func (r *report) rustWhy(w rustWords) {
 	t.row("randp `u32`", spread(w.u32), per(w.u32, w.thread))
 	t.row("rand `ThreadRng` `next_u32`", spread(w.thread), "1×")
 	t.row("no generator: a thread-local word loaded and zeroed (`copyzero_u32`)", spread(w.handout), per(w.handout, w.thread))
-	if w.lt.ok() && w.threadLt.ok() {
+	lt := w.lt.ok() && w.threadLt.ok()
+	if lt {
 		t.row("randp `lt_u32`", spread(w.lt), "")
 		t.row("rand `ThreadRng` `random_range` (u32)", spread(w.threadLt), "")
 	}
-	r.p("%s\n", t)
-	r.p("`copyzero_u32` is the least a draw costs that hands out words from a per-thread buffer and erases them, keystream aside: ")
-	r.p("a thread-local index, one word loaded and zeroed, the index stored back, and the next call's load of the index waits for that store. ")
-	r.p("`ThreadRng` hands out words from its buffer too, but leaves them there. ")
-	if f := w.handout.Center / w.thread.Center; f > rustU32Target {
-		r.p("On this CPU that floor alone takes %s× `ThreadRng`'s time, above the target of %s×: no generator that erases what it hands out ", sig(f), sig(rustU32Target))
-		r.p("from a per-thread buffer meets the `u32` target here. ")
-	} else {
-		r.p("On this CPU that floor takes %s× `ThreadRng`'s time, below the target of %s×. ", sig(f), sig(rustU32Target))
-	}
-	r.p("randp's `u32` adds %s to it: the guards that keep signal handlers and forks out of a running call (two stores to the thread's word ", ns(w.u32.Center-w.handout.Center))
-	r.p("around the handout and, after it, a load of the state's `live` word, which a fork or a dropped page zeroes) and its share of each refill")
+	f := w.handout.Center / w.thread.Center
+	var ks, floor, floorF, left, rest string
 	if perByte, ok := r.res.ceil.perByte(); ok {
-		ks := 4 * perByte
-		r.p(", of which the keystream of its 4 bytes at the ceiling alone is %s. ", ns(ks))
-		floor := w.handout.Center + ks
-		r.p("The handout and that keystream together take %s, %s× `ThreadRng`'s time", ns(floor), sig(floor/w.thread.Center))
-		if left := rustU32Target*w.thread.Center - floor; left > 0 {
-			r.p(": the target leaves %s for the guards and the rest of the refill, which take %s here.", ns(left), ns(w.u32.Center-floor))
-		} else {
-			r.p(", above the target: no generator of AES-256 keystream that erases what it hands out from a per-thread buffer meets it here.")
+		fl := w.handout.Center + 4*perByte
+		ks, floor, floorF = ns(4*perByte), ns(fl), sig(fl/w.thread.Center)
+		if l := rustU32Target*w.thread.Center - fl; l > 0 {
+			left, rest = ns(l), ns(w.u32.Center-fl)
 		}
-	} else {
-		r.p(".")
 	}
-	if w.lt.ok() && w.threadLt.ok() {
-		r.p(" `lt_u32` is one such word and Lemire's multiply (rarely, a second word): randp's `lt_u32` takes %s more than its `u32`, ", ns(w.lt.Center-w.u32.Center))
-		r.p("`ThreadRng`'s `random_range` %s more than its `next_u32`.", ns(w.threadLt.Center-w.thread.Center))
-	}
-	r.p("\n\n")
+	r.text("why_rust", "Table", t.String(), "FloorOver", f > rustU32Target, "F", sig(f), "Target", sig(rustU32Target),
+		"Adds", ns(w.u32.Center-w.handout.Center), "KS", ks, "Floor", floor, "FloorF", floorF, "Left", left, "Rest", rest,
+		"Lt", lt, "LtMore", ns(w.lt.Center-w.u32.Center), "ThreadLtMore", ns(w.threadLt.Center-w.thread.Center))
 }
 
 // frameKind says what a frame line from the compiler costs each call.
@@ -453,10 +354,6 @@ func frameKind(frame string) string {
 	}
 	return "no: a frame and a stack-bound check"
 }
-
-// goReadTargets are the Go Read rows with a target against the pure-Go AES-CTR
-// reader, as the Go benchmarks name them.
-var goReadTargets = []string{"4b", "8b", "32b"}
 
 // goReadMissed returns the Go Read sizes whose target this run misses (randp
 // slower than the reader, as goBar judges it), when the run has the
@@ -478,12 +375,6 @@ func (r *report) goReadMissed() []string {
 func (r *report) goReadWhy(missed []string) {
 	g := r.res.goRandp
 	none, pin, swap := g.get("ReadGuard/op=none"), g.get("ReadGuard/op=pin"), g.get("ReadGuard/op=swap")
-	r.p("### %s\n\n", hWhyRead)
-	r.p("`randp.Read` is safe for concurrent use. A read below 1,008 bytes (a quarter of the buffer) takes its bytes from the buffer of the calling goroutine's P ")
-	r.p("(the runtime's scheduling context), pinned to it with `runtime.procPin` and `procUnpin`, two calls into the runtime, so that no ")
-	r.p("other goroutine uses that buffer meanwhile. The pure-Go AES-CTR reader belongs to one goroutine and synchronises nothing. ")
-	r.p("Per call on the %s, in the same processes, each called through a func value with the slice of the Read rows ", r.cpuName())
-	r.p("(`ReadGuard`: functions of `Read`'s signature that do nothing but their synchronisation, on 4 bytes):\n\n")
 	t := &table{head: []string{"Call", "Time"}}
 	for _, sz := range missed {
 		n := fmtBytes(parseSize(sz))
@@ -492,17 +383,12 @@ func (r *report) goReadWhy(missed []string) {
 	}
 	t.row("an empty function (`ReadGuard/op=none`)", spread(none))
 	t.row("`procPin` and `procUnpin`, as `Read` makes them (`ReadGuard/op=pin`)", spread(pin))
+	swapCost := ""
 	if swap.ok() {
 		t.row("an atomic swap and a store on a word of its own (`ReadGuard/op=swap`)", spread(swap))
+		swapCost = ns(swap.Center - none.Center)
 	}
-	r.p("%s\n", t)
 	cost := pin.Center - none.Center
-	r.p("The pin pair costs %s per call beyond an empty call", ns(cost))
-	if swap.ok() {
-		r.p("; owning a shared buffer with an atomic swap instead costs %s", ns(swap.Center-none.Center))
-	}
-	r.p(". Go has no goroutine-local storage, so a goroutine-safe `Read` that hands out bytes from a shared buffer owns it for the ")
-	r.p("length of the call in one of these two ways, and a reader of one goroutine's own pays neither. Less the pin pair, randp's `Read` takes ")
 	var parts []string
 	within := true
 	for _, sz := range missed {
@@ -510,10 +396,5 @@ func (r *report) goReadWhy(missed []string) {
 		parts = append(parts, fmt.Sprintf("%s at %s (the reader %s)", ns(less), fmtBytes(parseSize(sz)), ns(rd)))
 		within = within && less <= rd
 	}
-	r.p("%s", strings.Join(parts, ", "))
-	if within {
-		r.p(": what the row misses by is the pin pair, the price of goroutine safety.\n\n")
-	} else {
-		r.p(": above the reader even without the pin pair, so part of the miss is randp's handout itself.\n\n")
-	}
+	r.text("why_read", "Table", t.String(), "Cost", ns(cost), "Swap", swapCost, "Parts", strings.Join(parts, ", "), "Within", within)
 }

@@ -1,4 +1,4 @@
-package randp_test
+package benchmarks_test
 
 // Read by call size: one Read of each power of two from 16 B to 1 MiB, for
 // randp.Read, crypto/rand.Read, a pure-Go AES-CTR reader and math/rand/v2's

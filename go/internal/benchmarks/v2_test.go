@@ -1,4 +1,4 @@
-package randp_test
+package benchmarks_test
 
 // What a Go programmer picks today: math/rand/v2's rand.New(src).Uint64 for
 // the standard library's ChaCha8 and PCG, a buffered pure-Go AES-CTR source,

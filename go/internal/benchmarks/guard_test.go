@@ -1,4 +1,4 @@
-package randp_test
+package benchmarks_test
 
 // What goroutine safety alone costs a small Read. randp.Read hands out bytes
 // from a buffer per P and pins the calling goroutine to its P around them;
@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	randp "github.com/randp/randp/go"
+	"github.com/randp/randp/go/internal/benchmarks"
 )
 
 //go:noinline
@@ -35,7 +35,7 @@ func BenchmarkReadGuard(b *testing.B) {
 		fn   func([]byte) (int, error)
 	}{
 		{"none", guardNone},
-		{"pin", randp.PinPair},
+		{"pin", benchmarks.PinPair},
 		{"swap", guardSwap},
 	}
 	for _, op := range ops {

@@ -1,6 +1,6 @@
 //go:build randp_bench_impl
 
-package randp_test
+package benchmarks_test
 
 // make bench builds its Go benchmark binaries with the tag randp_bench_impl
 // when the package has Implementation, so that every pass's output names the

@@ -1,4 +1,4 @@
-package randp_test
+package benchmarks_test
 
 // Seed 003's table "unpredictable", row for row: every benchmark is
 // rand.New(SOURCE).Int63() with math/rand (v1) unless its name says Read.

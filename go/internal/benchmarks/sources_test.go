@@ -1,4 +1,4 @@
-package randp_test
+package benchmarks_test
 
 // The rival sources of the benchmarks, after seed 003 ("How slow are decent
 // random numbers?"): math/rand sources that cannot be seeded, built on

@@ -1,0 +1,152 @@
+package main
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// The numbers quoted from the reference documents the project started from
+// (data/references.toml), measured on their authors' machines, not here.
+// The report prints them only in columns or tables labelled "reference", on
+// the row of the contestant the document measured.
+
+//go:embed data/references.toml
+var referencesTOML string
+
+// seed002Run is one dated run of planet36/randp's benchmark README. Keys
+// are the README's function names.
+type seed002Run struct {
+	Date   string             `toml:"date"`
+	System string             `toml:"system"`
+	FillMs map[string]float64 `toml:"fill_ms"` // fill 4 GiB, ms
+	U32Ns  map[string]float64 `toml:"u32_ns"`  // ns per call
+	// Bounded u32: ns per call (2026) or millions of calls per second (the others).
+	LtNs  map[string]float64 `toml:"lt_ns"`
+	LtMps map[string]float64 `toml:"lt_mps"`
+}
+
+// lt is the bounded-u32 time per call in ns, whichever way the run gave it.
+func (s seed002Run) lt(key string) (float64, bool) {
+	if v, ok := s.LtNs[key]; ok {
+		return v, true
+	}
+	if v, ok := s.LtMps[key]; ok && v > 0 {
+		return 1e3 / v, true
+	}
+	return 0, false
+}
+
+// seed003Row is one line of "How slow are decent random numbers?".
+type seed003Row struct {
+	Name   string  `toml:"name"`
+	Iters  int     `toml:"iters"`
+	NsOp   float64 `toml:"ns_op"`
+	MBs    float64 `toml:"mb_s"` // Read rows only
+	BOp    int     `toml:"b_op"`
+	Allocs int     `toml:"allocs"`
+}
+
+// seed000Row is one line of decred dcrd's benchstat table, as printed.
+type seed000Row struct {
+	Name   string  `toml:"name"`
+	Old    float64 `toml:"old"` // ns
+	OldPM  string  `toml:"old_pm"`
+	New    float64 `toml:"new"`
+	NewPM  string  `toml:"new_pm"`
+	VsBase string  `toml:"vs_base"`
+}
+
+// references is data/references.toml.
+type references struct {
+	Planet36      []seed002Run `toml:"planet36"`
+	Unpredictable struct {
+		Machine string         `toml:"machine"`
+		Runs    [][]seed003Row `toml:"runs"`
+		Read    []seed003Row   `toml:"read"`
+	} `toml:"unpredictable"`
+	Dcrd struct {
+		Machine string       `toml:"machine"`
+		Geomean string       `toml:"geomean"`
+		Rows    []seed000Row `toml:"rows"`
+	} `toml:"dcrd"`
+	RdrandPatch struct {
+		Machine       string  `toml:"machine"`
+		ImprovementPC float64 `toml:"improvement_pc"`
+	} `toml:"rdrand_patch"`
+}
+
+var refs references
+
+func init() {
+	if err := parseReferences(referencesTOML, &refs); err != nil {
+		panic("benchreport: data/references.toml: " + err.Error())
+	}
+}
+
+// parseReferences decodes the references into ref and checks them against
+// the schema: no key the types do not name, every document and field there.
+func parseReferences(text string, ref *references) error {
+	if err := decodeTOML(text, ref); err != nil {
+		return err
+	}
+	var missing []string
+	need := func(ok bool, what string) {
+		if !ok {
+			missing = append(missing, what)
+		}
+	}
+	need(len(ref.Planet36) > 0, "planet36")
+	for i, r := range ref.Planet36 {
+		need(r.Date != "" && r.System != "" && len(r.FillMs) > 0 && len(r.U32Ns) > 0 && len(r.LtNs)+len(r.LtMps) > 0,
+			fmt.Sprintf("planet36[%d]: date, system, fill_ms, u32_ns and lt_ns or lt_mps", i))
+	}
+	u := ref.Unpredictable
+	need(u.Machine != "" && len(u.Runs) == 2 && len(u.Read) > 0, "unpredictable: machine, two runs, read")
+	for _, row := range append(append(append([]seed003Row(nil), u.Read...), u.Runs[0]...), u.Runs[len(u.Runs)-1]...) {
+		need(row.Name != "" && row.Iters > 0 && row.NsOp > 0, "unpredictable: a row's name, iters and ns_op")
+	}
+	need(ref.Dcrd.Machine != "" && ref.Dcrd.Geomean != "" && len(ref.Dcrd.Rows) > 0, "dcrd: machine, geomean, rows")
+	for _, row := range ref.Dcrd.Rows {
+		need(row.Name != "" && row.Old > 0 && row.New > 0 && row.OldPM != "" && row.NewPM != "" && row.VsBase != "", "dcrd: every field of "+row.Name)
+	}
+	need(ref.RdrandPatch.Machine != "" && ref.RdrandPatch.ImprovementPC > 0, "rdrand_patch: machine, improvement_pc")
+	if len(missing) > 0 {
+		return fmt.Errorf("missing %s", strings.Join(missing, "; "))
+	}
+	return nil
+}
+
+// decodeTOML decodes a data file into v and refuses a key v does not name.
+func decodeTOML(text string, v any) error {
+	md, err := toml.Decode(text, v)
+	if err != nil {
+		return err
+	}
+	if keys := md.Undecoded(); len(keys) > 0 {
+		return fmt.Errorf("unknown keys %v", keys)
+	}
+	return nil
+}
+
+// seed003Ref finds a row of one of the article's runs.
+func seed003Ref(rows []seed003Row, name string) (seed003Row, bool) {
+	for _, r := range rows {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return seed003Row{}, false
+}
+
+// seed000Ref finds one of dcrd's rows.
+func seed000Ref(name string) (seed000Row, bool) {
+	for _, r := range refs.Dcrd.Rows {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return seed000Row{}, false
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+// The first screen's rows (data/summary.toml).
+
+//go:embed data/summary.toml
+var summaryTOML string
+
+type summarySpec struct {
+	Title string `toml:"title"`
+	Rows  []struct {
+		You     string `toml:"you"`
+		Work    string `toml:"work"`
+		Rival   string `toml:"rival"`
+		Randp   string `toml:"randp"`
+		Peer    string `toml:"peer"`
+		Heading string `toml:"heading"`
+		Unless  string `toml:"unless"`
+	} `toml:"rows"`
+}
+
+var summarySpecs []summarySpec
+
+func init() {
+	specs, err := parseSummary(summaryTOML)
+	if err != nil {
+		panic("benchreport: data/summary.toml: " + err.Error())
+	}
+	summarySpecs = specs
+}
+
+// parseSummary decodes the first screen's rows and checks them against the
+// schema: known sources, headings and conditions, labels that parse.
+func parseSummary(text string) ([]summarySpec, error) {
+	var f struct {
+		Group []summarySpec `toml:"group"`
+	}
+	if err := decodeTOML(text, &f); err != nil {
+		return nil, err
+	}
+	for _, g := range f.Group {
+		if g.Title == "" || len(g.Rows) == 0 {
+			return nil, fmt.Errorf("a group without a title or rows")
+		}
+		for _, row := range g.Rows {
+			for _, ref := range []string{row.Rival, row.Randp} {
+				if src, name, _ := strings.Cut(ref, ":"); !knownSources[src] || name == "" {
+					return nil, fmt.Errorf("%q: benchmark %q is not source:name with a known source", row.You, ref)
+				}
+			}
+			if headings[row.Heading] == "" || (row.Unless != "" && row.Unless != "glibc_vdso") || row.Work == "" {
+				return nil, fmt.Errorf("%q: unknown heading %q or condition %q, or no work", row.You, row.Heading, row.Unless)
+			}
+			if _, err := template.New("").Funcs(labelFuncs(nil)).Parse(row.You); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return f.Group, nil
+}
+
+var knownSources = map[string]bool{"go": true, "go_peers": true, "dcrd": true, "c": true, "rust": true, "rust_element": true}
+
+// stat is the benchmark a summary row names, as source:name.
+func (r *report) stat(ref string) stat {
+	src, name, _ := strings.Cut(ref, ":")
+	group, fn, _ := strings.Cut(name, "/")
+	switch src {
+	case "go":
+		return r.res.goRandp.get(name)
+	case "go_peers":
+		return r.res.goPeers.get(name)
+	case "dcrd":
+		return r.res.goDcrd.get(name)
+	case "c":
+		return r.res.c.get(name)
+	case "rust":
+		return r.res.crit.get(group, fn).Time
+	}
+	return r.res.crit.get(group, fn).PerElement()
+}
+
+// summaryGroups is the first screen's rows, by language.
+func (r *report) summaryGroups() []summaryGroup {
+	var groups []summaryGroup
+	for _, g := range summarySpecs {
+		var rows []summaryRow
+		for _, s := range g.Rows {
+			if s.Unless == "glibc_vdso" && r.glibcHasVDSO() {
+				continue
+			}
+			why := r.res.peers[s.Peer]
+			if strings.HasPrefix(s.Rival, "c:") {
+				key := keyOf(s.Rival)
+				if key == "randp" {
+					key = keyOf(s.Randp)
+				}
+				why = or(why, r.res.c.why(key))
+			}
+			rows = append(rows, summaryRow{r.label(s.You, nil), s.Work, r.stat(s.Rival), r.stat(s.Randp), why, headings[s.Heading]})
+		}
+		groups = append(groups, summaryGroup{g.Title, rows})
+	}
+	return groups
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTargetsSchema: the embedded targets load with the bounds other
+// sections use; an unknown key or measure, a measure without its
+// benchmarks, an unreadable bound and a missing id are errors.
+func TestTargetsSchema(t *testing.T) {
+	groups, err := parseTargets(targetsTOML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 3 || rustU32Target != 0.9 || rustLtTarget != 1.0 || wordTarget != 3 || strings.Join(goReadTargets, " ") != "4b 8b 32b" {
+		t.Errorf("%d groups, bounds %v %v %v %v", len(groups), rustU32Target, rustLtTarget, wordTarget, goReadTargets)
+	}
+	for name, bad := range map[string]string{
+		"unknown key":     strings.Replace(targetsTOML, `measure = "go_minus"`, "measure = \"go_minus\"\n  color = 1", 1),
+		"unknown measure": strings.Replace(targetsTOML, `measure = "go_minus"`, `measure = "go_plus"`, 1),
+		"no benchmark":    strings.Replace(targetsTOML, `a = "RandpRand"`, ``, 1),
+		"bad bound":       strings.Replace(targetsTOML, `target = "≤ 6 ns"`, `target = "under 6 ns"`, 1),
+		"missing id":      strings.Replace(targetsTOML, `id = "dlopen_u64"`, ``, 1),
+	} {
+		if bad == targetsTOML {
+			t.Fatalf("%s: the mutation did not apply", name)
+		}
+		if _, err := parseTargets(bad); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	for s, want := range map[string]bool{"≤ 0.9×": true, "≥ 1.8× (VAES)": false} {
+		if _, atMost, err := bound(s); err != nil || atMost != want {
+			t.Errorf("bound(%q): at most %v, %v", s, atMost, err)
+		}
+	}
+	if !meets("≥ 2×")(2) || meets("≥ 2×")(1.9) || !meets("≤ 3 ns")(3) || meets("≤ 3 ns")(3.1) {
+		t.Error("meets misjudges a bound")
+	}
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"text/template"
+)
+
+// The report's explanatory text lives in templates/*.tmpl, one file per
+// section or paragraph group, executed with the values the Go code measures
+// or reads from the run: the prose changes without touching the code.
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
+	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
+	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
+	"printf": fmt.Sprintf,
+}).ParseFS(templateFS, "templates/*.tmpl"))
+
+// text writes template name (a define of templates/sections.tmpl, or
+// templates/<name>.tmpl), given the run's common values (.CPU, .Run,
+// .Results, .Load, .NoDifference, .H: the section headings) and kv, pairs
+// of further names and values.
+func (r *report) text(name string, kv ...any) {
+	data := map[string]any{
+		"Run": r.res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings,
+	}
+	if r.res.run != nil {
+		data["CPU"] = r.cpuName()
+		data["Load"] = r.res.load.describe()
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[kv[i].(string)] = kv[i+1]
+	}
+	if templates.Lookup(name) == nil {
+		name += ".tmpl"
+	}
+	if err := templates.ExecuteTemplate(&r.b, name, data); err != nil {
+		panic(fmt.Sprintf("benchreport: template %s: %v", name, err))
+	}
+}
+
+// headings are the section headings by the names templates use (.H.Method).
+var headings = map[string]string{
+	"Summary": hSummary, "EveryCPU": hEveryCPU, "Losses": hLosses, "Cost": hCost, "Bars": hBars, "CSweep": hCSweep,
+	"CFill": hCFill, "CWords": hCWords, "CLt": hCLt, "Rdrand": hRdrand, "CThreads": hCThreads, "Rust": hRust,
+	"Ceiling": hCeiling, "Backends": hBackends, "GoSrc": hGoSrc, "GoV2": hGoV2, "GoRead": hGoRead, "GoSweep": hGoSweep,
+	"GoFuncs": hGoFuncs, "GoPar": hGoPar, "GoPure": hGoPure, "Sweeps": hSweeps, "Method": hMethod,
+	"Why": hWhy, "WhyFill": hWhyFill, "WhyV2": hWhyV2, "WhyWord": hWhyWord, "WhyRust": hWhyRust, "WhyRead": hWhyRead,
+}
