@@ -9,13 +9,22 @@
 #   make num-blocks        sweep the buffer size (Generator<BLOCKS, DEFAULT_RESEED>), print a table
 #   make reseed-countdown  sweep the reseed interval (Generator<DEFAULT_BLOCKS, RESEED>), print a table
 #
-# make bench runs bench-run: refuse a dirty tree (bench-check-clean, unless
-# BENCH_ALLOW_DIRTY=1), build (bench-c-build, bench-go-build,
-# bench-rust-build, bench-ceiling-build; bench-deps and bench-peers fetch
-# what they need), measure into build/bench/ (bench-measure: bench-passes,
-# bench-sweeps, bench-opcount, bench-syscall-check), copy the raw outputs
-# into benches/results/<vendor>-<family>-<model>/, replacing that CPU's
-# older run only (bench-collect), and render the report (bench-report).
+# make bench runs bench-run, whose steps also run alone:
+#   make bench-run           refuse a dirty tree, build, measure, collect, report (what make bench runs)
+#   make bench-check-clean   fail if the tree has uncommitted changes (unless BENCH_ALLOW_DIRTY=1)
+#   make bench-deps          apt-get the C benchmarks' packages when missing (benches/deps.sh)
+#   make bench-peers         make the peers' sources available in build/peers (benches/peers.sh)
+#   make bench-c-build       build the C benchmark program, build/bench-bin/bench_c
+#   make bench-go-build      build the Go benchmark test binaries into build/bench-bin (cgo, pure-Go, peers)
+#   make bench-rust-build    build the criterion bench binaries, listed in build/bench-bin/rust-benches.txt
+#   make bench-ceiling-build build aes-ceiling from TOOLS_DIR, when there
+#   make bench-measure       measure into build/bench/: bench-syscall-check, -passes, -sweeps, -opcount
+#   make bench-syscall-check the Go "before 1.24" reader's seccomp test (its column is a system call per Read)
+#   make bench-passes        BENCH_PASSES interleaved passes of every contestant (benches/passes.sh)
+#   make bench-sweeps        the criterion sweeps (buffer size, reseed interval)
+#   make bench-opcount       callgrind instructions per call of the Go hot paths, and the v2 Sources' stack frames
+#   make bench-collect       copy the raw outputs into benches/results/<vendor>-<family>-<model>/, replacing
+#                            that CPU's older run only
 #
 # Knobs: BENCH_PASSES (samples per contestant, every language; >= 10 for
 # the report's intervals to mean what they say); BENCH_WARMUP_MS,
