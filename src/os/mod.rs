@@ -24,7 +24,9 @@
 //! - **the thread-local block**: two words, zero in a new thread: `slot()`,
 //!   the first, reached in a few instructions with no call (in a musl shared
 //!   object: one call of the TLS descriptor's resolver, see `linux/tls.rs`),
-//!   and right after it the word that [`counts`] gives.
+//!   and right after it the word that [`counts`] gives (Linux keeps two more,
+//!   for `thread_stack(sp)`: the bounds of the thread's own stack, looked up
+//!   once without allocating, or `None`).
 //!
 //! Any other target stops at the `compile_error!` in `lib.rs`.
 
@@ -46,6 +48,8 @@ pub(crate) use imp::accept_unverified_wipe_on_fork;
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;
 pub(crate) use imp::{fill_entropy, release_at_thread_exit, slot, userspace_state_allowed, write_stderr_and_abort};
+#[cfg(target_os = "linux")]
+pub(crate) use imp::thread_stack;
 
 /// This thread's second thread-local word, right after [`slot`]: its
 /// generator's counts (`thread_state::ThreadCounts`). Zero in a new thread.
