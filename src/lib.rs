@@ -165,6 +165,20 @@ pub mod internals {
         crate::keystream::signal_frame_aborts()
     }
 
+    /// How many keystream calls of this process stopped restarting their
+    /// restartable sequence after aborts that made no progress (a trap that
+    /// recurs at one instruction) and finished with signals blocked.
+    pub fn signal_frame_stalls() -> usize {
+        crate::keystream::signal_frame_stalls()
+    }
+
+    /// How many bytes below its stack pointer a keystream call may wipe
+    /// after a signal interrupted it (x86_64 Linux; 0 elsewhere): the
+    /// largest signal frame this process can have, with the red zone.
+    pub fn signal_frame_wipe_len() -> usize {
+        crate::keystream::signal_frame_wipe_len()
+    }
+
     /// The 15 AES-256 round keys of `key`, expanded by the AES-NI key
     /// expansion the x86_64 backends use (`None` without AES-NI), for the
     /// tests that look for every round key of past keys in memory.

@@ -345,10 +345,19 @@ pub(crate) unsafe fn write_and_rekey_with(b: Backend, ks: *mut Schedule, out: *m
             Backend::AesNi => signal_frames::write_and_rekey(x86_aesni::keystream, ks, out, nblocks),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => signal_frames::portable(out, nblocks * BLOCK_LEN, || {
-                portable::write_and_rekey(ks, out, nblocks);
-                zero_vector_registers();
-            }),
+            Backend::Portable if signal_frames::stack_room(portable::STACK_NEEDED) => {
+                signal_frames::portable(out, nblocks * BLOCK_LEN, || {
+                    portable::write_and_rekey(ks, out, nblocks);
+                    zero_vector_registers();
+                })
+            }
+            // Too little stack proven free for the wipe after the `aes`
+            // crate's work: this call's bytes come from the OS, and the key,
+            // which made none of them, stays for the next call.
+            Backend::Portable => {
+                crate::prefault::touch_pages(out, nblocks * BLOCK_LEN);
+                crate::entropy::os_fill_raw(out, nblocks * BLOCK_LEN)
+            }
         }
     }
 }
@@ -365,10 +374,16 @@ pub(crate) unsafe fn xor_seed_into_key_with(b: Backend, ks: *mut Schedule, seed:
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => signal_frames::xor_seed_into_key(ks, seed),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::Vaes512 | Backend::Vaes256 | Backend::AesNi => unreachable_backend(),
-            Backend::Portable => signal_frames::portable(core::ptr::null_mut(), 0, || {
-                portable::xor_seed_into_key(ks, seed);
-                zero_vector_registers();
-            }),
+            Backend::Portable if signal_frames::stack_room(portable::STACK_NEEDED) => {
+                signal_frames::portable(core::ptr::null_mut(), 0, || {
+                    portable::xor_seed_into_key(ks, seed);
+                    zero_vector_registers();
+                })
+            }
+            // As in `write_and_rekey_with`: the OS writes a new key in place
+            // of the old one XORed with `seed` (as unpredictable, and no
+            // register holds it).
+            Backend::Portable => portable::replace_key(ks),
         }
     }
 }
@@ -390,6 +405,18 @@ pub(crate) fn signal_frame_protection() -> &'static str {
 #[cfg(feature = "internals")]
 pub(crate) fn signal_frame_aborts() -> usize {
     signal_frames::ABORTS.load(Relaxed)
+}
+
+/// How many keystream calls stopped restarting after aborts without progress.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_stalls() -> usize {
+    signal_frames::STALLED.load(Relaxed)
+}
+
+/// How far below its stack pointer a keystream call wipes after an abort.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_wipe_len() -> usize {
+    signal_frames::wipe_len()
 }
 
 /// The entry addresses of the x86_64 keystream kernels (the three

@@ -20,6 +20,12 @@ type Aes256Ctr = ctr::Ctr128BE<Aes256>;
 /// below the wiped region (`tests/key_erasure.rs`).
 const WIPE_LEN: usize = if cfg!(debug_assertions) { 32 * 1024 } else { 16 * 1024 };
 
+/// The free stack a call here needs below its caller: the wipe and the
+/// frames above it. The caller makes sure the stack has it
+/// (`super::signal_frames::stack_room`), or makes its bytes without this
+/// backend.
+pub(super) const STACK_NEEDED: usize = WIPE_LEN + 4 * 1024;
+
 /// See [`super::write_and_rekey`].
 ///
 /// # Safety
@@ -64,6 +70,18 @@ unsafe fn xor_seed_into_key_inner(ks: *mut Schedule, seed: *const [u8; 32]) {
     for (k, s) in key.iter_mut().zip(seed) {
         *k ^= s;
     }
+}
+
+/// Makes the key (round keys 0 and 1 of the current half) 32 new bytes from
+/// the OS, written by the kernel straight into the state: the stand-in for
+/// [`xor_seed_into_key`] where the stack has no room for this backend's wipe.
+///
+/// # Safety
+/// As for [`super::xor_seed_into_key`].
+pub(super) unsafe fn replace_key(ks: *mut Schedule) {
+    // SAFETY: the caller guarantees `ks` is valid; the key is the first 32
+    // bytes of the current half.
+    unsafe { crate::entropy::os_fill_raw(Schedule::halves(ks).1.cast::<u8>(), 32) };
 }
 
 /// Zeroes `WIPE_LEN` bytes of stack below the caller's frame.

@@ -27,7 +27,9 @@
 //! - **the thread-local block**: two words, zero in a new thread: `slot()`,
 //!   the first, reached in a few instructions with no call (in a musl shared
 //!   object: one call of the TLS descriptor's resolver, see `linux/tls.rs`),
-//!   and right after it the word that [`counts`] gives.
+//!   and right after it the word that [`counts`] gives (Linux keeps two more,
+//!   for `thread_stack(sp)`: the bounds of the thread's own stack, looked up
+//!   once without allocating, or `None`).
 //!
 //! Any other target stops at the `compile_error!` in `lib.rs`.
 
@@ -48,6 +50,8 @@ use windows as imp;
 pub(crate) use imp::accept_unverified_wipe_on_fork;
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;
+#[cfg(target_os = "linux")]
+pub(crate) use imp::thread_stack;
 pub(crate) use imp::{EntropyError, fill_entropy, slot, userspace_state_allowed};
 #[cfg(all(test, target_os = "linux"))]
 pub(crate) use linux::release_as_at_exit;

@@ -11,6 +11,7 @@
 //! old kernel or a seccomp filter, EPERM, EFAULT, …) is returned, and the
 //! caller (`entropy`) aborts the process with a message on stderr.
 
+mod stack;
 mod state_memory;
 mod tls;
 
@@ -20,6 +21,7 @@ use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, unmap_page};
 #[cfg(feature = "internals")]
 pub(crate) use state_memory::{accept_unverified_wipe_on_fork, state_mapping};
+pub(crate) use stack::thread_stack;
 pub(crate) use tls::slot;
 
 /// Why getrandom(2) could not fill a buffer: its errno (0 if it returned

@@ -1,5 +1,6 @@
-//! The thread-local block randp keeps: two words, a pointer to the thread's
-//! state ([`slot`]) and its buffer's counts ([`crate::os::counts`]).
+//! The thread-local block randp keeps: four words, a pointer to the thread's
+//! state ([`slot`]), its buffer's counts ([`crate::os::counts`]) and the
+//! bounds of its stack ([`stack_words`], see `super::stack`).
 //!
 //! It is defined and reached in assembly. With glibc every access uses the
 //! initial-exec TLS model: a load at a fixed offset from the thread pointer,
@@ -42,13 +43,13 @@ static ANCHOR: u8 = 0;
 
 core::arch::global_asm!(
     ".pushsection .tbss.randp_thread_state,\"awT\",%nobits",
-    ".p2align 4", // the two words never straddle a cache line
+    ".p2align 5", // the four words never straddle a cache line
     ".globl {anchor}.tls",
     ".hidden {anchor}.tls",
     ".type {anchor}.tls,%object",
-    ".size {anchor}.tls,16",
+    ".size {anchor}.tls,32",
     "{anchor}.tls:",
-    ".zero 16",
+    ".zero 32",
     ".popsection",
     anchor = sym ANCHOR,
 );
@@ -130,4 +131,14 @@ pub(crate) fn slot() -> &'static AtomicUsize {
     // SAFETY: the block's first word is 8-byte aligned, lives as long as
     // the thread, and is only ever accessed through this atomic view.
     unsafe { &*p }
+}
+
+/// This thread's third and fourth words: its stack's bounds, zero in a new
+/// thread (see `super::stack`).
+#[inline(always)]
+pub(super) fn stack_words() -> &'static [AtomicUsize; 2] {
+    let slot: *const AtomicUsize = slot();
+    // SAFETY: the block is four 8-byte-aligned words that live as long as
+    // the thread and are only ever accessed through atomic views.
+    unsafe { &*slot.add(2).cast::<[AtomicUsize; 2]>() }
 }
