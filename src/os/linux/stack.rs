@@ -187,7 +187,7 @@ mod tests {
         std::thread::spawn(|| {
             // A heap block stands for an alternate signal stack: it holds
             // neither the thread pointer nor the `[stack]` label.
-            let block = vec![0u8; 64 * 1024];
+            let block = std::vec![0u8; 64 * 1024];
             let inside = block.as_ptr() as usize + 32 * 1024;
             assert_eq!(super::find(inside), None);
             // The failures are not cached as the thread's stack, which is
