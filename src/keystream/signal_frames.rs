@@ -141,7 +141,7 @@ fn disabled() -> bool {
 pub(crate) static ABORTS: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts an abort (with the `internals` feature only).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[inline(always)]
 fn count_abort() {
     #[cfg(feature = "internals")]
@@ -275,7 +275,9 @@ pub(super) fn protection(backend: super::Backend) -> &'static str {
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64 {
-    use super::super::x86::{Kernel, mix_expand, wipe_below_stack};
+    #[cfg(target_os = "linux")]
+    use super::super::x86::wipe_below_stack;
+    use super::super::x86::{Kernel, mix_expand};
     use super::super::{RoundKeys, Schedule};
     #[cfg(windows)]
     use super::blocked;
@@ -415,8 +417,8 @@ mod x86_64 {
     }
 
     /// No restartable sequences on Windows: the kernels run with a null
-    /// `rseq_cs`, and `blocked` wipes after them.
-    #[cfg(windows)]
+    /// `rseq_cs`, and `blocked` wipes after them (only `protection` asks).
+    #[cfg(all(windows, feature = "internals"))]
     #[inline(always)]
     pub(super) fn rseq_cs() -> *mut u64 {
         core::ptr::null_mut()
@@ -548,6 +550,7 @@ mod x86_64 {
 
     /// The size of the XSAVE area of the features the kernel enables (CPUID
     /// leaf 0xD, EBX).
+    #[cfg(target_os = "linux")]
     fn xsave_len() -> usize {
         // SAFETY: CPUID leaf 0xD exists where XSAVE does; otherwise it
         // reports zeroes and the fixed part of the frame covers FXSAVE's.
