@@ -151,7 +151,11 @@ fn a_fill_on_an_autodisarmed_alternate_stack_leaves_the_memory_below_it_alone() 
                     if disarm || deep {
                         // Its bounds are hidden, or it has too little room:
                         // no sequence, so no abort.
-                        assert_eq!(field(&line, "aborts"), 0, "a call without a known free stack ran its sequence: {line}");
+                        assert_eq!(
+                            field(&line, "aborts"),
+                            0,
+                            "a call without a known free stack ran its sequence: {line}"
+                        );
                     }
                 }
             }
@@ -412,10 +416,11 @@ fn preemptions() -> usize {
 fn fills_in_handler() {
     let (aborts, preempted) = (internals::signal_frame_aborts(), preemptions());
     IN_FILL.store(1, Relaxed);
+    let buf = &raw mut HANDLER_BUF;
     for _ in 0..8 {
         // SAFETY: only this handler touches the buffer, and it does not
         // nest (SIGUSR1 is blocked while it runs).
-        randp::fill_bytes(unsafe { &mut *(&raw mut HANDLER_BUF) });
+        randp::fill_bytes(unsafe { &mut *buf });
     }
     IN_FILL.store(0, Relaxed);
     HANDLER_ABORTS.fetch_add(internals::signal_frame_aborts() - aborts, Relaxed);
@@ -493,9 +498,13 @@ fn altstack(arg: &str) {
             break;
         }
     }
-    t.map(stop);
+    if let Some(t) = t {
+        stop(t);
+    }
     SPIN_DONE.store(1, Relaxed);
-    spinner.map(|s| s.join().unwrap());
+    if let Some(s) = spinner {
+        s.join().unwrap();
+    }
     // SAFETY: the canary, written above and not since by this program.
     let canary = unsafe { std::slice::from_raw_parts(base, CANARY) };
     let damaged = canary.iter().filter(|&&b| b != 0xa5).count();
@@ -554,7 +563,11 @@ fn use_amx_tiles() {
 fn at_depth(depth: usize, f: &mut dyn FnMut()) {
     let mut frame = [0u8; 1024];
     std::hint::black_box(&mut frame);
-    if depth <= 1 { f() } else { at_depth(depth - 1, f) }
+    if depth <= 1 {
+        f()
+    } else {
+        at_depth(depth - 1, f)
+    }
     std::hint::black_box(&mut frame);
 }
 
