@@ -37,7 +37,8 @@ use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 /// the keys in it, zeroed after the call where the stack's bounds are known
 /// (see `x86_64::call`).
 #[cfg(target_os = "linux")]
-const SYNCHRONOUS: u64 = bit(libc::SIGTRAP) | bit(libc::SIGSEGV) | bit(libc::SIGBUS) | bit(libc::SIGILL) | bit(libc::SIGFPE);
+const SYNCHRONOUS: u64 =
+    bit(libc::SIGTRAP) | bit(libc::SIGSEGV) | bit(libc::SIGBUS) | bit(libc::SIGILL) | bit(libc::SIGFPE);
 
 /// Signal `s`'s bit in a kernel signal set.
 #[cfg(target_os = "linux")]

@@ -18,10 +18,10 @@ mod tls;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 
+pub(crate) use stack::thread_stack;
 pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, unmap_page};
 #[cfg(feature = "internals")]
 pub(crate) use state_memory::{accept_unverified_wipe_on_fork, state_mapping};
-pub(crate) use stack::thread_stack;
 pub(crate) use tls::slot;
 
 /// Why getrandom(2) could not fill a buffer: its errno (0 if it returned
