@@ -167,8 +167,7 @@ pub(crate) fn backend() -> Backend {
 /// The backend of the process if it is fixed already, else the portable
 /// one; never fixes it, so it calls nothing and `move_out_long` needs no
 /// stack frame (it would save registers for a call it never makes). Every
-/// buffer a draw moves out was written
-/// by a refill, which fixed the backend.
+/// buffer a draw moves out was written by a refill, which fixed the backend.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn chosen_backend() -> Backend {
