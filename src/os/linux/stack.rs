@@ -10,9 +10,11 @@
 //! a stack the program gives `pthread_attr_setstack`). Any other mapping (an
 //! alternate signal stack, a coroutine's stack, a stack inside a heap
 //! block) is not taken for the thread's stack. The lookup allocates
-//! nothing and takes no lock (open, read and close only), so it may run in
-//! a signal handler; where it cannot run (no /proc, a seccomp filter), the
-//! stack stays unknown.
+//! nothing and takes no lock (openat, read and close, made as raw system
+//! calls like the /proc/self/smaps reader's in `state_memory`, so the
+//! library imports nothing more from libc), so it may run in a signal
+//! handler; where it cannot run (no /proc, a seccomp filter), the stack
+//! stays unknown.
 //!
 //! The bounds live in the third and fourth words of the thread-local block
 //! (`tls`): zero in a new thread.
@@ -88,7 +90,9 @@ fn find(sp: usize) -> Option<(usize, usize)> {
 /// whether the kernel labels it `[stack]`.
 fn mapping_of(addr: usize) -> Option<(usize, usize, bool)> {
     // SAFETY: a NUL-terminated path; the descriptor is closed below.
-    let fd = unsafe { libc::open(c"/proc/self/maps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    let fd = unsafe {
+        libc::syscall(libc::SYS_openat, libc::AT_FDCWD, c"/proc/self/maps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC)
+    } as libc::c_int;
     if fd < 0 {
         return None;
     }
@@ -96,7 +100,7 @@ fn mapping_of(addr: usize) -> Option<(usize, usize, bool)> {
     let mut buf = [0u8; 512];
     let found = loop {
         // SAFETY: `buf` is valid for writes of its length.
-        let got = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        let got = unsafe { libc::syscall(libc::SYS_read, fd, buf.as_mut_ptr(), buf.len()) };
         if got < 0 && last_errno() == libc::EINTR {
             continue;
         }
@@ -108,7 +112,7 @@ fn mapping_of(addr: usize) -> Option<(usize, usize, bool)> {
         }
     };
     // SAFETY: `fd` is the descriptor opened above, closed once.
-    unsafe { libc::close(fd) };
+    unsafe { libc::syscall(libc::SYS_close, fd) };
     found
 }
 
