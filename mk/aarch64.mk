@@ -42,7 +42,7 @@ staticlib-aarch64: aarch64-tools
 # x86_64 only (X86_ONLY_TEST_FILES, AARCH64_TESTS: mk/rust.mk), which are named.
 test-aarch64: staticlib-aarch64
 	@echo "test-aarch64: the x86_64-only tests are left out:" $(X86_ONLY_TEST_FILES)
-	$(AARCH64_ENV) $(CARGO) test --locked --release --all-features --target $(AARCH64_TARGET) \
+	$(AARCH64_ENV) $(CARGO) test --locked --profile tests --all-features --target $(AARCH64_TARGET) \
 		-p randp --lib --bins $(AARCH64_TESTS)
 	@echo "test-aarch64: the moves out of the buffer in a debug build (registers read after each)"
 	$(AARCH64_ENV) $(CARGO) test --locked --all-features --target $(AARCH64_TARGET) -p randp --lib keystream::aarch64::

@@ -17,7 +17,7 @@ check-clippy:
 
 # bad_input.rs loads target/release/librandp.so, hence `build` first.
 check-rust: build
-	$(CARGO) test --locked --release -p randp --all-features --lib --test bad_input
+	$(CARGO) test --locked --profile tests -p randp --all-features --lib --test bad_input
 
 check-go:
 	cd $(GO_DIR) && $(GO) vet ./... && $(GO) test -count=1 $(GO_PKGS_NO_BUILDTEST)

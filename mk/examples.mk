@@ -13,8 +13,8 @@ EXAMPLES_C := $(wildcard examples/*.c)
 TEST_TARGETS += test-examples test-readme-examples
 
 test-examples: staticlib
-	@for e in $(EXAMPLES_RS); do echo "== cargo run --release --example $$e"; \
-		$(CARGO) run --locked --release --quiet --example $$e || exit 1; done
+	@for e in $(EXAMPLES_RS); do echo "== cargo run --profile tests --example $$e"; \
+		$(CARGO) run --locked --profile tests --quiet --example $$e || exit 1; done
 	@mkdir -p $(EXAMPLES_BUILD)
 	@for f in $(EXAMPLES_C); do n=$$(basename $$f .c); echo "== $$f against build/librandp.a"; \
 		$(CC) $(C_STD_FLAGS) -Iinclude $$f $(STATICLIB) $(RANDP_LIBS_PRIVATE) -o $(EXAMPLES_BUILD)/$$n && \

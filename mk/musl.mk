@@ -112,10 +112,10 @@ test-musl: test-musl-rust test-musl-c test-musl-security
 # (X86_ONLY_TEST_FILES, AARCH64_TESTS: mk/rust.mk).
 
 test-musl-rust: staticlib-musl
-	$(MUSL_ENV) $(CARGO) test --locked --release --all-features --workspace --target $(MUSL_X86)
+	$(MUSL_ENV) $(CARGO) test --locked --profile tests --all-features --workspace --target $(MUSL_X86)
 	@echo "test-musl-rust: on $(MUSL_ARM), the x86_64-only tests are left out:" \
 		$(X86_ONLY_TEST_FILES)
-	$(MUSL_ENV) $(CARGO) test --locked --release --all-features --workspace --target $(MUSL_ARM) \
+	$(MUSL_ENV) $(CARGO) test --locked --profile tests --all-features --workspace --target $(MUSL_ARM) \
 		--lib --bins $(AARCH64_TESTS)
 	@echo "test-musl-rust: the Rust tests passed on $(MUSL_X86) and $(MUSL_ARM) (qemu-aarch64)"
 

@@ -4,7 +4,7 @@
 #
 #   make build           release build of the workspace (rlib, randp-cat, target/release/librandp.{a,so})
 #   make header          regenerate include/randp.h with cbindgen
-#   make test-rust       cargo test --release over the workspace, every feature; the library's own tests
+#   make test-rust       cargo test --profile tests over the workspace, every feature; the library's own tests
 #                        again without features (the build users get: no `internals`)
 #   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile (about 10 min on 2 cores, most of it the single-step test)
 
@@ -17,7 +17,7 @@ build:
 # test copies it into include/ when RANDP_BLESS is set (and otherwise fails if
 # stale).
 header:
-	RANDP_BLESS=1 $(CARGO) test --locked --release -p randp-capi committed_header_is_current
+	RANDP_BLESS=1 $(CARGO) test --locked --profile tests -p randp-capi committed_header_is_current
 
 # The test files run on aarch64 (glibc and musl, under qemu-aarch64): every
 # file of tests/ with no list to keep up to date, but those whose first cfg
@@ -30,8 +30,8 @@ AARCH64_TESTS = $(foreach f,$(filter-out $(X86_ONLY_TEST_FILES),$(wildcard tests
 # bad_input.rs loads target/release/librandp.so, hence `build` first.
 TEST_TARGETS += test-rust test-rust-debug
 test-rust: build
-	$(CARGO) test --locked --release --workspace --all-features
-	$(CARGO) test --locked --release -p randp --lib
+	$(CARGO) test --locked --profile tests --workspace --all-features
+	$(CARGO) test --locked --profile tests -p randp --lib
 
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the

@@ -67,7 +67,7 @@ test-security: test-security-entropy-rust
 # binary (+crt-static needs --target, so that build scripts stay dynamic).
 test-security-entropy-rust: security-tools
 	@st=0; \
-	$(CARGO) test --locked --release --test entropy_fd || st=1; \
+	$(CARGO) test --locked --profile tests --test entropy_fd || st=1; \
 	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --test entropy_fd \
 		--target $(HOST_TRIPLE) --target-dir target/crt-static || st=1; \
 	exit $$st
@@ -148,7 +148,7 @@ test-security: test-security-signal-frames-static
 # have no program interpreter and to define __rseq_offset.
 SEC_STATIC_STORM_DIR := target/crt-static/$(HOST_TRIPLE)/release/deps
 test-security-signal-frames-static: security-tools
-	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --release --features internals \
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --profile tests --features internals \
 		--test signal_frames --target $(HOST_TRIPLE) --target-dir target/crt-static --no-run
 	@bin=$$(ls -t $(SEC_STATIC_STORM_DIR)/signal_frames-* | grep -v '\.d$$' | head -1); \
 	if readelf -l $$bin | grep -q 'Requesting program interpreter'; then \

@@ -66,10 +66,10 @@ fuzz-seed:
 	cd go && CGO_ENABLED=1 $(GO) test $(if $(GO_TAGS),-tags $(GO_TAGS)) -count=1 -run '^Fuzz' .
 
 stress:
-	$(CARGO) test --locked --release --test stress
+	$(CARGO) test --locked --profile tests --test stress
 
 test-cli:
-	$(CARGO) test --locked --release --test cli --test bad_input --bin randp-cat
+	$(CARGO) test --locked --profile tests --test cli --test bad_input --bin randp-cat
 
 test-validate: stat-quick valgrind stress test-cli fuzz-seed
 	@echo "test-validate: all validation passed"

@@ -85,8 +85,8 @@ test-windows: test-windows-rust test-windows-c
 # erasure scan, where every temporary has a stack slot). bad_input loads
 # randp.dll from the target directory, hence build-windows first.
 test-windows-rust: build-windows windows-prefix
-	$(WIN_CARGO_ENV) $(CARGO) test --locked --release --target $(WIN_TARGET) -p randp --all-features $(WIN_RUST_TESTS)
-	$(WIN_CARGO_ENV) $(CARGO) test --locked --release --target $(WIN_TARGET) -p randp-capi
+	$(WIN_CARGO_ENV) $(CARGO) test --locked --profile tests --target $(WIN_TARGET) -p randp --all-features $(WIN_RUST_TESTS)
+	$(WIN_CARGO_ENV) $(CARGO) test --locked --profile tests --target $(WIN_TARGET) -p randp-capi
 	$(WIN_CARGO_ENV) $(CARGO) test --locked --target $(WIN_TARGET) -p randp --all-features --lib --test key_erasure --test output_registers
 
 # The C API test linked with the static library and with the DLL (through
