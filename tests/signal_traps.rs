@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 mod support;
+use support::amx::{amx_supported, use_amx_tiles};
 use support::{assert_unique, blocks, field};
 
 const ROLE: &str = "RANDP_SIGNAL_TRAPS_CHILD";
@@ -516,46 +517,6 @@ fn altstack(arg: &str) {
         HANDLER_PREEMPTED.load(Relaxed),
         internals::signal_frame_protection()
     );
-}
-
-const ARCH_REQ_XCOMP_PERM: libc::c_int = 0x1023;
-const XFEATURE_XTILEDATA: libc::c_ulong = 18;
-
-/// Whether this CPU has AMX tiles (CPUID.7.0:EDX bit 24) and the kernel
-/// lets a process use them (asked in a child: the permission, once given,
-/// is the whole process's).
-fn amx_supported() -> bool {
-    let tile = core::arch::x86_64::__cpuid_count(7, 0).edx >> 24 & 1 == 1;
-    tile && {
-        // SAFETY: the child only makes one system call and leaves.
-        let pid = unsafe { libc::fork() };
-        if pid == 0 {
-            // SAFETY: arch_prctl with an integer argument; _exit never returns.
-            unsafe {
-                let r = libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA);
-                libc::_exit(if r == 0 { 0 } else { 1 })
-            }
-        }
-        let mut status = 0;
-        // SAFETY: waiting for the child just forked.
-        unsafe { libc::waitpid(pid, &mut status, 0) };
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
-    }
-}
-
-/// Puts AMX tile data in use on this thread, so that its signal frames are
-/// the largest the kernel writes.
-fn use_amx_tiles() {
-    // SAFETY: arch_prctl with an integer argument.
-    let r = unsafe { libc::syscall(libc::SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) };
-    assert_eq!(r, 0, "AMX permission");
-    let mut cfg = [0u8; 64];
-    cfg[0] = 1; // palette 1
-    cfg[16..18].copy_from_slice(&64u16.to_le_bytes()); // tile 0: 64 bytes a row
-    cfg[48] = 16; // tile 0: 16 rows
-    // SAFETY: the CPU has AMX and the process has permission (above); the
-    // configuration is 64 valid bytes; only tile state changes.
-    unsafe { core::arch::asm!("ldtilecfg [{0}]", "tilezero tmm0", in(reg) cfg.as_ptr(), options(nostack)) };
 }
 
 /// Uses `depth` KiB of stack, then runs `f`.

@@ -4,6 +4,8 @@
 //! which tests cannot apply there.
 #![allow(dead_code)]
 
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+pub mod amx;
 #[cfg(target_os = "linux")]
 pub mod scan;
 
