@@ -4,7 +4,6 @@ package randp
 
 import (
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"syscall"
@@ -36,9 +35,7 @@ func TestEntropyFailureEndsProcess(t *testing.T) {
 	}[Implementation()]
 	for _, role := range []string{"Uint64", "Read8", "Read600", "Read4096", "Source"} {
 		t.Run(role, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestEntropyFailureEndsProcess$")
-			cmd.Env = append(os.Environ(), entropyRole+"="+role)
-			out, err := cmd.CombinedOutput()
+			out, err := rerun("TestEntropyFailureEndsProcess", entropyRole+"="+role)
 			got := string(out)
 			switch {
 			case strings.Contains(got, "entropy: drew"):

@@ -483,9 +483,7 @@ func TestOSReaderFailureEndsProcess(t *testing.T) {
 	if underQemuUser() {
 		t.Skip("qemu-user (RANDP_TEST_EMULATOR) cannot start a program of the guest's architecture by itself")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOSReaderFailureEndsProcess$")
-	cmd.Env = append(os.Environ(), osFailsRole+"=1")
-	out, err := cmd.CombinedOutput()
+	out, err := rerun("TestOSReaderFailureEndsProcess", osFailsRole+"=1")
 	var exit *exec.ExitError
 	switch {
 	case strings.Contains(string(out), "osfail:"):

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"testing/cryptotest"
@@ -34,9 +33,7 @@ func TestSetGlobalRandomSeedsNothing(t *testing.T) {
 	}
 	var runs [2][]string
 	for i := range runs {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestSetGlobalRandomSeedsNothing$", "-test.count=1")
-		cmd.Env = append(os.Environ(), globalRandomRole+"=1")
-		out, err := cmd.CombinedOutput()
+		out, err := rerun("TestSetGlobalRandomSeedsNothing", globalRandomRole+"=1")
 		_, line, ok := strings.Cut(string(out), "global-random: ")
 		if err != nil || !ok {
 			t.Fatalf("child %d (%v):\n%s", i, err, out)

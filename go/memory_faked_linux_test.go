@@ -4,7 +4,6 @@ package randp
 
 import (
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"syscall"
@@ -40,9 +39,7 @@ func TestFakedAdviceKeepsNoPage(t *testing.T) {
 		releasePage(p)
 	}
 	for _, role := range []string{"late", "aligned", "late-any"} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFakedAdviceKeepsNoPage$")
-		cmd.Env = append(os.Environ(), fakedAdviceRole+"="+role)
-		out, _ := cmd.CombinedOutput()
+		out, _ := rerun("TestFakedAdviceKeepsNoPage", fakedAdviceRole+"="+role)
 		switch got := string(out); {
 		case strings.Contains(got, "faked-advice: refused"):
 		case strings.Contains(got, "faked-advice: no seccomp") && underQemuUser():

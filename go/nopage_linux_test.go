@@ -5,7 +5,6 @@ package randp
 import (
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -43,9 +42,7 @@ func TestNoPageKeepsNoOutput(t *testing.T) {
 	} else {
 		releasePage(p)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNoPageKeepsNoOutput$")
-	cmd.Env = append(os.Environ(), noPageRole+"=1")
-	out, _ := cmd.CombinedOutput()
+	out, _ := rerun("TestNoPageKeepsNoOutput", noPageRole+"=1")
 	switch got := string(out); {
 	case strings.Contains(got, "no-page: kept nothing"):
 	case strings.Contains(got, "no-page: no seccomp") && underQemuUser():
