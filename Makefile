@@ -62,9 +62,9 @@ test-suites: build $(TEST_TARGETS)
 
 # The tools first, one at a time; then the suites, TEST_JOBS at a time,
 # each recipe line run through scripts/timed-shell.sh, which bounds it by
-# RANDP_RECIPE_TIMEOUT seconds, prints a line on file descriptor 3 as it
-# starts and ends, and records its wall time; scripts/test-times.sh sums the
-# times per target, slowest first.
+# RANDP_RECIPE_TIMEOUT seconds (1500 unless set), prints a line on file
+# descriptor 3 as it starts and ends, and records its wall time;
+# scripts/test-times.sh sums the times per target, slowest first.
 TEST_TIMES := build/test-times.txt
 test:
 	@mkdir -p build && rm -f build/test-times.raw

@@ -13,7 +13,7 @@
 if [ "$1" = -c ]; then exec /bin/sh "$@"; fi
 target=$1
 shift
-limit=${RANDP_RECIPE_TIMEOUT:-2400}
+limit=${RANDP_RECIPE_TIMEOUT:-1500}
 progress() {
 	if { true >&3; } 2>/dev/null; then
 		printf 'make test: %s %s %s\n' "$(date +%T)" "$target" "$1" >&3
@@ -21,8 +21,20 @@ progress() {
 }
 start=$(date +%s.%N)
 progress started
+# Shortly before the limit, the process tree goes to stderr: what a hung
+# line was waiting on, in the log of the run that killed it.
+(
+	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+	sleep $((limit - 5)) &
+	nap=$!
+	wait "$nap"
+	echo "make test: $target: still running after $((limit - 5)) s; the processes:" >&2
+	ps --ppid 2 -p 2 --deselect -o pid,ppid,stat,etime,wchan:20,args --forest | cut -c 1-240 >&2
+) &
+watch=$!
 timeout --kill-after=30 "$limit" /bin/sh "$@"
 rc=$?
+kill "$watch" 2>/dev/null
 end=$(date +%s.%N)
 secs=$(echo "$end - $start" | bc)
 if [ "$(echo "$secs >= $limit" | bc)" -eq 1 ]; then
