@@ -203,6 +203,17 @@ pub mod internals {
         crate::keystream::kernel_entries().to_vec()
     }
 
+    /// The entry address of the lookup of a thread's stack bounds in
+    /// /proc/self/maps, which a thread's first keystream call makes: for the
+    /// tests that single-step a draw, which run it as one step (it keeps no
+    /// state but the bounds it stores at its end, and its hundred thousand
+    /// steps would each be a case). Its return address is at `[rsp]` on
+    /// entry.
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    pub fn stack_look_up_entry() -> usize {
+        crate::os::stack_look_up_entry()
+    }
+
     /// Switches off (`true`) or back on the protection that keeps keys out
     /// of signal frames (restartable sequences, or signals blocked around
     /// the keystream), for the control of the tests that show it is needed.

@@ -45,7 +45,10 @@
 //! kernels are stepped over (a single-step
 //! trap aborts their restartable sequence at every step, so stepping into
 //! them never ends) and the signal is injected at each kernel's entry as
-//! well. The output names the steps covered per path. Where the state pages
+//! well. The lookup of the thread's stack bounds in /proc/self/maps that a
+//! thread's first keystream call makes is run as one step too: it keeps no
+//! state but the two thread-local words it stores at its end, and its steps
+//! (some hundred thousand in debug) would each be a case. The output names the steps covered per path. Where the state pages
 //! are not droppable (Linux < 6.11) only the forks run, and the output says
 //! so. Linux on x86_64 only; tracees run without address randomisation.
 

@@ -88,9 +88,9 @@ impl Action {
 pub const HEADER: u64 = 0x5241_4e44_505f_4844; // "RANDP_HD"
 pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
 /// Header words after the magic: the call's entry, SIGUSR2's handler, the
-/// address handlers return to, and the number of kernels, whose entries
-/// follow.
-pub const HEADER_WORDS: usize = 4;
+/// address handlers return to, the entry of the stack lookup (run as one
+/// step), and the number of kernels, whose entries follow.
+pub const HEADER_WORDS: usize = 5;
 
 /// One process's account of a run.
 #[derive(Debug, Default)]

@@ -206,6 +206,7 @@ pub fn run(path: Path, action: Action) -> ! {
         entry as u64,
         on_probe as extern "C" fn(libc::c_int) as usize as u64,
         restorer(libc::SIGUSR2) as u64,
+        randp::internals::stack_look_up_entry() as u64,
         kernels.len() as u64,
     ];
     header.extend(kernels.iter().map(|&(_, a)| a as u64));
