@@ -204,6 +204,7 @@ func (sh *shard) refill() {
 // Uint64 returns 64 uniform, unpredictable bits as a uint64.
 func Uint64() uint64 {
 	// Pinned through the hint as Read is (perp.go).
+	// Pinned-section prologue, generated from pinnedPrologue (prologue_test.go).
 	var here byte
 	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
 	pid := procPin()
@@ -216,6 +217,7 @@ func Uint64() uint64 {
 		return Uint64()
 	}
 	sh.race.acquire()
+	// End of the generated prologue.
 	// As in Buffered.Uint64: one load, one store of zero, one update of n,
 	// and one comparison that also rules out an empty or busy shard.
 	n := atomic.LoadUintptr(&sh.n)

@@ -132,6 +132,7 @@ func newShard() *shard {
 // Uint64 returns 64 uniform, unpredictable bits as a uint64.
 func Uint64() uint64 {
 	// Pinned through the hint as Read is (perp.go).
+	// Pinned-section prologue, generated from pinnedPrologue (prologue_test.go).
 	var here byte
 	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
 	pid := procPin()
@@ -144,6 +145,7 @@ func Uint64() uint64 {
 		return Uint64()
 	}
 	sh.race.acquire()
+	// End of the generated prologue.
 	raceRead(&sh.race, &sh.i)
 	raceRead(&sh.race, &sh.n)
 	if i := sh.i; i < sh.n {

@@ -61,26 +61,15 @@ var (
 
 func init() { shards.Store(new([]*shard)) }
 
-// Pinning goes
-//
-//	var here byte
-//	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
-//	pid := procPin()
-//	sh, ok := slot.Load(), true
-//	if !isShardOf(sh, pid) {
-//		sh, ok = rehint(slot, pid)
-//	}
-//	if !ok {
-//		pinSlow()
-//		return F() // the caller again: it finds its P's shard now
-//	}
-//	sh.race.acquire()
-//	... use sh ...
-//	unpin(sh)
-//
-// written out at each use so that the fast path makes no call besides
-// procPin and procUnpin (and, with the rare paths out of the way, takes no
-// jump). Paths that are not the fast one pin with pinned(procPin()).
+// Pinning goes: look up the hint (below), pin, take the hint if it is the
+// P's shard and the P's shard from the table otherwise (rehint), make the
+// shards if the P has none yet (pinSlow) and start again, then use sh and
+// unpin(sh). Functions that pin through the hint open their pinned section
+// with a copy of one generated prologue (pinnedPrologue in
+// prologue_test.go, whose test fails if a copy differs from it or is
+// written out by hand) so that the fast path makes no call besides procPin
+// and procUnpin (and, with the rare paths out of the way, takes no jump).
+// Paths that are not the fast one pin with pinned(procPin()).
 
 // pinned returns the shard of P pid and true, or false if that P has none
 // yet.

@@ -53,6 +53,7 @@ func Read(b []byte) (n int, err error) {
 	// it costs one call: the hint is checked to be the P's shard (perp.go),
 	// one comparison that it holds what b needs. Otherwise readShort refills
 	// it.
+	// Pinned-section prologue, generated from pinnedPrologue (prologue_test.go).
 	var here byte
 	slot := hintSlot(uintptr(unsafe.Pointer(&here)))
 	pid := procPin()
@@ -65,6 +66,7 @@ func Read(b []byte) (n int, err error) {
 		return Read(b)
 	}
 	sh.race.acquire()
+	// End of the generated prologue.
 	if src, ok := sh.take(len(b)); ok {
 		if uint(len(b)-4) <= 4 {
 			raceTakeN(&sh.race, unsafe.SliceData(src), len(src))

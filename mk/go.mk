@@ -25,6 +25,8 @@
 #   make test-go-local   the tests against build/librandp.a (make staticlib)
 #   make go-opcount      instructions per call of the Go hot paths and of an
 #                        empty cgo call, counted by callgrind (repeatable)
+#   make go-prologue     rewrite the copies of the pinned-section prologue (go/prologue_test.go's
+#                        pinnedPrologue, which TestPinnedPrologue checks them against)
 
 GO_DIR := go
 # staticcheck 2026.1: runs on Go 1.25+ and checks code for Go 1.24 to 1.26.
@@ -53,7 +55,7 @@ define go_need
 command -v $(1) >/dev/null || (apt-get update && apt-get install -y $(2))
 endef
 
-.PHONY: test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-s390x test-go-local go-opcount
+.PHONY: test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-s390x test-go-local go-opcount go-prologue
 TEST_TARGETS += test-go test-go-purego test-go-musl test-go-windows test-go-arm64 test-go-s390x
 test-go:
 	@$(call go_need,musl-gcc,musl-tools)
@@ -119,3 +121,8 @@ test-go-local: staticlib
 go-opcount:
 	@$(call go_need,valgrind,valgrind)
 	GO="$(GO)" scripts/go-opcount.sh
+
+# The prologue is generated rather than a helper: no function holding it
+# stays within the inliner's budget (prologue_test.go).
+go-prologue:
+	cd $(GO_DIR) && RANDP_BLESS=1 $(GO) test -count=1 -run '^TestPinnedPrologue$$' .
