@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"text/template"
 	"unicode"
 )
 
@@ -18,6 +19,7 @@ type report struct {
 	chartErrs   []string
 	losses      []loss // every comparison in which randp is significantly slower
 	b           strings.Builder
+	tmpl        *template.Template // templates, with reportFuncs bound to this report
 }
 
 // loss is one comparison of the report in which randp is slower.

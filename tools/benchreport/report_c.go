@@ -189,41 +189,6 @@ func (r *report) rdrandTable() {
 	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
 	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
 	ru32 := c.get("u32/randp")
-	t := &table{head: []string{"What", "Time per call", "per 32 bits"}}
-	per32 := func(s stat, bits float64) string {
-		if !s.ok() {
-			return ""
-		}
-		return ns(s.Center * 32 / bits)
-	}
-	t.row("one 64-bit RDRAND (`_rdrand64_step`, as arch_get_random_long)", timeCell(rd64, c.why("rdrand64")), per32(rd64, 64))
-	t.row("one 32-bit RDRAND (`_rdrand32_step`)", timeCell(rd32, c.why("rdrand32")), per32(rd32, 32))
-	t.row("getrandom system call, 64 B (one ChaCha20 block: one extraction)", timeCell(sys64, c.why("getrandom_syscall")), per32(sys64, 512))
-	t.row("getrandom through the vDSO, 64 B (the same ChaCha20 block, in userspace)", timeCell(vdso64, c.why("getrandom_vdso")), per32(vdso64, 512))
-	t.row("**randp** `randp_bytes`, 64 B", timeCell(randp64, ""), per32(randp64, 512))
-	t.row("**randp** `randp_u32`", timeCell(ru32, ""), per32(ru32, 32))
-	r.p("%s\n", t)
-	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference: the kernel patch"}}
-	ratio := func(a, b stat) string {
-		if !a.ok() || !b.ok() {
-			return "not measured"
-		}
-		return sig(a.Center/b.Center) + "×"
-	}
-	sum := func(a, b stat) stat {
-		return stat{Center: a.Center + b.Center, Lo: a.Center + b.Center, Hi: a.Center + b.Center}
-	}
-	if rd64.ok() && sys64.ok() {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+refs.RdrandPatch.ImprovementPC/100, refs.RdrandPatch.Machine))
-	} else {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+refs.RdrandPatch.ImprovementPC/100))
-	}
-	if rd64.ok() && vdso64.ok() {
-		t.row("one extraction of 64 B in the vDSO with one 64-bit RDRAND added / without", ratio(sum(vdso64, rd64), vdso64), "")
-	}
-	t.row("one 64-bit RDRAND / a whole 64 B getrandom system call", ratio(rd64, sys64), "")
-	t.row("one 32-bit RDRAND / one `randp_u32`", ratio(rd32, ru32), "")
-	r.p("%s\n", t)
 	var bars []series
 	for i, b := range []struct {
 		label string

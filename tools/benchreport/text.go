@@ -15,9 +15,17 @@ var templateFS embed.FS
 
 var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
 	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
-	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
+	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "cell": timeCell, "gbps": gbps,
+	"compare": compare, "ratio": ratio, "per32": per32, "plus": plus, "ok": stat.ok,
 	"printf": fmt.Sprintf,
-}).ParseFS(templateFS, "templates/*.tmpl"))
+}).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
+
+// reportFuncs are the template functions that read the run of r:
+// stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
+// (why a C contestant has no rows) and vs (compare, recording a loss).
+func reportFuncs(r *report) template.FuncMap {
+	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs}
+}
 
 // text writes template name (a define of templates/sections.tmpl, or
 // templates/<name>.tmpl), given the run's common values (.CPU, .Run,
@@ -37,7 +45,10 @@ func (r *report) text(name string, kv ...any) {
 	if templates.Lookup(name) == nil {
 		name += ".tmpl"
 	}
-	if err := templates.ExecuteTemplate(&r.b, name, data); err != nil {
+	if r.tmpl == nil {
+		r.tmpl = template.Must(templates.Clone()).Funcs(reportFuncs(r))
+	}
+	if err := r.tmpl.ExecuteTemplate(&r.b, name, data); err != nil {
 		panic(fmt.Sprintf("benchreport: template %s: %v", name, err))
 	}
 }
