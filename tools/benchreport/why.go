@@ -51,38 +51,38 @@ func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 // hands out a word of AES-256 keystream from a per-thread buffer, and erases
 // it, costs on this CPU, measured in the same processes.
 type wordFloor struct {
-	dlopen, static stat    // u64/randp_dlopen and u64/randp
-	handout        stat    // copyzero_u64/copyzero: a thread-local index, one word loaded and zeroed, no generator
-	handoutDlopen  stat    // the same code in a dlopen'ed object (copyzero_u64/copyzero_dlopen); unset in older runs
-	empty          stat    // empty_u64/empty: a call that does nothing, in the executable
-	emptyDlopen    stat    // empty_u64/empty_dlopen: the same in a dlopen'ed object
-	keystream      float64 // 8 bytes at the widest 14-round loop's best rate, ns
+	Dlopen, Static stat    // u64/randp_dlopen and u64/randp
+	Handout        stat    // copyzero_u64/copyzero: a thread-local index, one word loaded and zeroed, no generator
+	HandoutDlopen  stat    // the same code in a dlopen'ed object (copyzero_u64/copyzero_dlopen); unset in older runs
+	Empty          stat    // empty_u64/empty: a call that does nothing, in the executable
+	EmptyDlopen    stat    // empty_u64/empty_dlopen: the same in a dlopen'ed object
+	Keystream      float64 // 8 bytes at the widest 14-round loop's best rate, ns
 }
 
 // floorHandout is the handout reached as the row's call is, through a
 // dlopen'ed object, when the run has that row; else the executable's.
 func (w wordFloor) floorHandout() stat {
-	if w.handoutDlopen.ok() {
-		return w.handoutDlopen
+	if w.HandoutDlopen.ok() {
+		return w.HandoutDlopen
 	}
-	return w.handout
+	return w.Handout
 }
 
 // floor is the handout at the fast end of its interval plus its keystream
 // at the ceiling: a bound no randp_u64 call goes below, not a typical time.
-func (w wordFloor) floor() float64 { return w.floorHandout().Lo + w.keystream }
+func (w wordFloor) Floor() float64 { return w.floorHandout().Lo + w.Keystream }
 
 // wordMiss returns the word floor when the run misses the dlopen target by
 // the medians and has the rows that bound it.
 func (r *report) wordMiss() (wordFloor, bool) {
 	c := r.res.c
-	w := wordFloor{dlopen: c.get("u64/randp_dlopen"), static: c.get("u64/randp"), handout: c.get("copyzero_u64/copyzero"),
-		handoutDlopen: c.get("copyzero_u64/copyzero_dlopen"), empty: c.get("empty_u64/empty"), emptyDlopen: c.get("empty_u64/empty_dlopen")}
+	w := wordFloor{Dlopen: c.get("u64/randp_dlopen"), Static: c.get("u64/randp"), Handout: c.get("copyzero_u64/copyzero"),
+		HandoutDlopen: c.get("copyzero_u64/copyzero_dlopen"), Empty: c.get("empty_u64/empty"), EmptyDlopen: c.get("empty_u64/empty_dlopen")}
 	perByte, ceilKnown := r.res.ceil.perByte()
-	if !w.dlopen.ok() || w.dlopen.Center <= wordTarget || !w.handout.ok() || !ceilKnown {
+	if !w.Dlopen.ok() || w.Dlopen.Center <= wordTarget || !w.Handout.ok() || !ceilKnown {
 		return w, false
 	}
-	w.keystream = 8 * perByte
+	w.Keystream = 8 * perByte
 	return w, true
 }
 
@@ -282,36 +282,14 @@ func (r *report) v2Why() {
 }
 
 func (r *report) wordWhy(w wordFloor) {
-	t := &table{head: []string{"Call", "Time"}}
-	t.row("`randp_u64` through a dlopen'ed librandp.so", spread(w.dlopen))
-	if w.static.ok() {
-		t.row("`randp_u64` linked statically", spread(w.static))
-	}
-	if w.handoutDlopen.ok() {
-		t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`), in a dlopen'ed object", spread(w.handoutDlopen))
-		t.row("the same, linked statically", spread(w.handout))
-	} else {
-		t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`)", spread(w.handout))
-	}
-	calls := w.empty.ok() && w.emptyDlopen.ok()
-	if calls {
-		t.row("a function that does nothing, in a dlopen'ed object", spread(w.emptyDlopen))
-		t.row("the same, linked statically", spread(w.empty))
-	}
-	t.row("the keystream of 8 bytes at the ceiling", ns(w.keystream))
-	if w.handoutDlopen.ok() {
-		t.row("floor: the dlopen'ed handout at the fast end of its interval and the keystream", ns(w.floor()))
-	} else {
-		t.row("floor: the handout at the fast end of its interval and the keystream", ns(w.floor()))
-	}
 	gap := ""
-	if d := w.dlopen.Center - w.floor(); d > 0 {
+	if d := w.Dlopen.Center - w.Floor(); d > 0 {
 		gap = ns(d)
 	}
-	r.text("why_word", "Dlopen", ns(w.dlopen.Center), "N", w.dlopen.N, "Over", ns(w.dlopen.Center-wordTarget), "Target", ns(wordTarget),
-		"Table", t.String(), "Calls", calls, "CallCostsMore", calls && w.emptyDlopen.Lo > w.empty.Hi, "CallExtra", ns(w.emptyDlopen.Center-w.empty.Center),
-		"HandoutDlopen", w.handoutDlopen.ok(), "HandoutExtra", ns(w.handoutDlopen.Center-w.handout.Center), "Gap", gap,
-		"Floor", ns(w.floor()), "FloorOver", w.floor() >= wordTarget, "Reaches", w.dlopen.Lo <= wordTarget, "Lo", ns(w.dlopen.Lo))
+	calls := w.Empty.ok() && w.EmptyDlopen.ok()
+	r.text("why_word", "W", w, "Over", ns(w.Dlopen.Center-wordTarget), "Target", ns(wordTarget), "Calls", calls,
+		"CallCostsMore", calls && w.EmptyDlopen.Lo > w.Empty.Hi, "CallExtra", ns(w.EmptyDlopen.Center-w.Empty.Center),
+		"HandoutExtra", ns(w.HandoutDlopen.Center-w.Handout.Center), "Gap", gap, "FloorOver", w.Floor() >= wordTarget, "Reaches", w.Dlopen.Lo <= wordTarget)
 }
 
 func (r *report) rustWhy(w rustWords) {
