@@ -73,10 +73,10 @@ func ratioOf(a, b stat) (float64, bool) {
 	return a.Center / b.Center, separated(a, b)
 }
 
-// ratio is a/b of the medians as "0.30×", or "not measured".
-func ratio(a, b stat) string {
+// per is a/b of the medians as "0.30×", or "" when either is not measured.
+func per(a, b stat) string {
 	if !a.ok() || !b.ok() {
-		return "not measured"
+		return ""
 	}
 	return sig(a.Center/b.Center) + "×"
 }

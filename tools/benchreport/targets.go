@@ -254,7 +254,7 @@ func (r *report) fillBars(t target, ok func(float64) bool) []bar {
 	floors, _, _ := r.fillFloors()
 	explained := map[float64]bool{}
 	for _, f := range floors {
-		explained[f.size] = true
+		explained[f.Size] = true
 	}
 	var bars []bar
 	for n := 16.0; n <= 1<<20; n *= 2 {

@@ -16,7 +16,8 @@ var templateFS embed.FS
 var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
 	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
 	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "cell": timeCell, "gbps": gbps,
-	"compare": compare, "ratio": ratio, "per32": per32, "plus": plus, "ok": stat.ok,
+	"compare": compare, "per": per, "per32": per32, "plus": plus, "ok": stat.ok,
+	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "frameKind": frameKind,
 	"printf": fmt.Sprintf,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
