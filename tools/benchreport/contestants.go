@@ -50,15 +50,7 @@ func (g goRow) set(res *results) (*goSet, string) {
 	return map[string]*goSet{"": res.goRandp, "peers": res.goPeers, "dcrd": res.goDcrd}[g.Set], res.peers[g.Peer]
 }
 
-var contestants *contestantData
-
-func init() {
-	c, err := parseContestants(contestantsTOML)
-	if err != nil {
-		panic("benchreport: data/contestants.toml: " + err.Error())
-	}
-	contestants = c
-}
+var contestants = mustParse("contestants.toml", contestantsTOML, parseContestants)
 
 // parseContestants decodes the contestants and checks them against the
 // schema: every row order names described contestants, every label parses.

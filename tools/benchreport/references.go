@@ -78,13 +78,9 @@ type references struct {
 	} `toml:"rdrand_patch"`
 }
 
-var refs references
-
-func init() {
-	if err := parseReferences(referencesTOML, &refs); err != nil {
-		panic("benchreport: data/references.toml: " + err.Error())
-	}
-}
+var refs = mustParse("references.toml", referencesTOML, func(text string) (r references, err error) {
+	return r, parseReferences(text, &r)
+})
 
 // parseReferences decodes the references into ref and checks them against
 // the schema: no key the types do not name, every document and field there.
@@ -117,6 +113,16 @@ func parseReferences(text string, ref *references) error {
 		return fmt.Errorf("missing %s", strings.Join(missing, "; "))
 	}
 	return nil
+}
+
+// mustParse is a data file's text parsed and checked by parse: a data file
+// that fails its schema stops the program as it starts.
+func mustParse[T any](file, text string, parse func(string) (T, error)) T {
+	v, err := parse(text)
+	if err != nil {
+		panic("benchreport: data/" + file + ": " + err.Error())
+	}
+	return v
 }
 
 // decodeTOML decodes a data file into v and refuses a key v does not name.

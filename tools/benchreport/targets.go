@@ -42,31 +42,33 @@ var measures = map[string]string{
 	"openssl": "ga", "c_ns": "a", "c_paired": "ab", "c_fill": "", "aesni_fill": "s",
 }
 
-var targetGroups []targetGroup
+var targetGroups = mustParse("targets.toml", targetsTOML, parseTargets)
 
 // The bounds other sections explain misses against, from the targets
-// with those ids.
+// with those ids (parseTargets checks that they are there).
 var (
-	rustU32Target, rustLtTarget, wordTarget float64
-	goReadTargets                           []string
+	rustU32Target = targetBound("rust_u32")
+	rustLtTarget  = targetBound("rust_lt_u32")
+	wordTarget    = targetBound("dlopen_u64")
+	goReadTargets = targetByID("go_read").Sizes
 )
 
-func init() {
-	groups, err := parseTargets(targetsTOML)
-	if err != nil {
-		panic("benchreport: data/targets.toml: " + err.Error())
-	}
-	targetGroups = groups
-	byID := map[string]target{}
-	for _, g := range groups {
+// targetByID is the target with that id.
+func targetByID(id string) target {
+	for _, g := range targetGroups {
 		for _, t := range g.Targets {
-			byID[t.ID] = t
+			if t.ID == id {
+				return t
+			}
 		}
 	}
-	rustU32Target, _, _ = bound(byID["rust_u32"].Target)
-	rustLtTarget, _, _ = bound(byID["rust_lt_u32"].Target)
-	wordTarget, _, _ = bound(byID["dlopen_u64"].Target)
-	goReadTargets = byID["go_read"].Sizes
+	return target{}
+}
+
+// targetBound is the number of the bound of the target with that id.
+func targetBound(id string) float64 {
+	v, _, _ := bound(targetByID(id).Target)
+	return v
 }
 
 // parseTargets decodes the targets and checks them against the schema.
