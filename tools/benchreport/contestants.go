@@ -22,14 +22,29 @@ type contestantData struct {
 	C      map[string]cContestant              `toml:"c"`
 	Groups map[string]struct{ Fn, Per string } `toml:"c_groups"`
 	Rows   map[string][]string                 `toml:"c_rows"`
-	Rust   struct{ Fill, Words [][2]string }   `toml:"rust"`
-	Go     struct {
+	Rust   struct {
+		FillGroups []rustGroup `toml:"fill_groups"`
+		WordGroups []rustGroup `toml:"word_groups"`
+		Fill       [][2]string `toml:"fill"`
+		Words      [][2]string `toml:"words"`
+	} `toml:"rust"`
+	Go struct {
 		Sources   []goRow `toml:"sources"`
 		Read2MiB  []goRow `toml:"read_2mib"`
 		V2        []goRow `toml:"v2"`
 		ReadSizes []goRow `toml:"read_sizes"`
 		Purego    []goRow `toml:"purego"`
 	} `toml:"go"`
+}
+
+// rustGroup is one Rust table: data/contestants.toml says what each field
+// means.
+type rustGroup struct {
+	Group string  `toml:"group"`
+	Title string  `toml:"title"`
+	Size  float64 `toml:"size"`
+	Base  string  `toml:"base"`
+	Label string  `toml:"label"`
 }
 
 // goRow is a row (or column) of a Go table: data/contestants.toml says what
@@ -76,8 +91,13 @@ func parseContestants(text string) (*contestantData, error) {
 			}
 		}
 	}
-	if len(c.Rust.Fill) == 0 || len(c.Rust.Words) == 0 {
-		return nil, fmt.Errorf("no rust.fill or rust.words rows")
+	if len(c.Rust.Fill) == 0 || len(c.Rust.Words) == 0 || len(c.Rust.FillGroups) == 0 || len(c.Rust.WordGroups) == 0 {
+		return nil, fmt.Errorf("no rust.fill, rust.words, rust.fill_groups or rust.word_groups")
+	}
+	for _, g := range append(c.Rust.FillGroups, c.Rust.WordGroups...) {
+		if g.Group == "" || g.Title == "" || (g.Size == 0) == (g.Base == "" || g.Label == "") {
+			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
+		}
 	}
 	g := c.Go
 	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego} {

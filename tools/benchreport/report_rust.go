@@ -4,45 +4,7 @@ import "fmt"
 
 func (r *report) rustTables() {
 	cr := r.res.crit
-	r.text("rust")
-	for _, g := range []struct {
-		group, title string
-		size         float64
-	}{{"fill_1MiB", "Fill 1 MiB per call", 1 << 20}, {"fill_256B", "Fill 256 B per call", 256}} {
-		r.p("**%s**\n\n", g.title)
-		base := cr.get(g.group, "randp_bytes").Time
-		t := &table{head: []string{"Function", "Time per call", "Throughput", "randp is"}}
-		for _, row := range contestants.Rust.Fill {
-			s := cr.get(g.group, row[0]).Time
-			cmp := ""
-			if row[0] != "randp_bytes" {
-				cmp = r.vs(hRust, "Rust "+g.group+": "+row[1], base, s)
-			}
-			t.row(row[1], timeCell(s, ""), gbps(s, g.size), cmp)
-		}
-		r.p("%s\n", t)
-	}
-	for _, g := range []struct{ group, title, base string }{
-		{"u32", "One u32 per call", "randp_u32"}, {"u64", "One u64 per call", "randp_u64"},
-		{"lt_u32", "A u32 below a bound cycling through 1 ..= 0x100000", "randp_lt_u32"},
-		{"lt_u64", "A u64 below a bound cycling through 1 ..= 0x100000 · 2^32", "randp_lt_u64"},
-	} {
-		r.p("**%s**\n\n", g.title)
-		base := cr.get(g.group, g.base).PerElement()
-		t := &table{head: []string{"Function", "Time per call", "randp is"}}
-		for _, row := range append([][2]string{{g.base, "**randp** `" + g.base[len("randp_"):] + "`"}}, contestants.Rust.Words...) {
-			c, ok := cr[g.group][row[0]]
-			if !ok {
-				continue
-			}
-			cmp := ""
-			if row[0] != g.base && row[0] != "copyzero_u32" {
-				cmp = r.vs(hRust, "Rust "+g.group+": "+row[1], base, c.PerElement())
-			}
-			t.row(row[1], timeCell(c.PerElement(), ""), cmp)
-		}
-		r.p("%s\n", t)
-	}
+	r.text("rust", "Rust", contestants.Rust)
 	r.p("**Two threads at once against one** (each sample runs its threads in `std::thread::scope`; throughput of all threads)\n\n")
 	t := &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
 	for _, w := range []struct{ group, label string }{
@@ -65,28 +27,8 @@ func (r *report) rustTables() {
 }
 
 func (r *report) ceilingTable() {
-	ce := &r.res.ceil
-	cr := r.res.crit
-	r.text("ceiling")
-	t := &table{head: []string{"What", "Throughput, 1 MiB"}}
-	t.row("**randp** `fill_bytes` (Rust)", gbps(cr.get("fill_1MiB", "randp_bytes").Time, 1<<20))
-	t.row("**randp** `randp_bytes` (C ABI)", gbps(r.res.c.get("fill_1MiB/randp"), 1<<20))
-	t.row("**randp** keystream engine alone ("+or(r.res.run["backend"], "backend in use")+")", gbps(cr.get("fill_1MiB", "randp_keystream").Time, 1<<20))
-	t.row("aes crate AES-256-CTR keystream", gbps(cr.get("fill_1MiB", "aes256ctr_keystream").Time, 1<<20))
-	t.row("`openssl speed -elapsed -evp aes-256-ctr`", gbps(ce.OpenSSL(), 1<<20))
-	for _, k := range ce.Order {
-		t.row("aes-ceiling "+k, gbps(ce.Kernel(k), 1<<20))
-	}
-	if ce.Missing != "" {
-		t.row("aes-ceiling", ce.Missing)
-	}
-	r.p("%s\n", t)
-	if name, w := ce.widest(); w.ok() {
-		fill := cr.get("fill_1MiB", "randp_bytes").Time
-		ks := cr.get("fill_1MiB", "randp_keystream").Time
-		r.p("Against the widest 14-round loop (%s): randp's `fill_bytes` reaches %s of its throughput, the engine alone %s.\n\n",
-			name, pct(w, fill), pct(w, ks))
-	}
+	name, widest := r.res.ceil.widest()
+	r.text("ceiling", "Ceil", &r.res.ceil, "Widest", name, "W", widest)
 }
 
 // pct is the throughput of b as a share of a's (times per operation).
