@@ -28,6 +28,10 @@ type contestantData struct {
 		Fill       [][2]string `toml:"fill"`
 		Words      [][2]string `toml:"words"`
 	} `toml:"rust"`
+	Backends []struct {
+		Name  string   `toml:"name"`
+		Flags []string `toml:"flags"`
+	} `toml:"backend"`
 	Go struct {
 		Sources   []goRow `toml:"sources"`
 		Read2MiB  []goRow `toml:"read_2mib"`
@@ -98,6 +102,9 @@ func parseContestants(text string) (*contestantData, error) {
 		if g.Group == "" || g.Title == "" || (g.Size == 0) == (g.Base == "" || g.Label == "") {
 			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
 		}
+	}
+	if len(c.Backends) == 0 {
+		return nil, fmt.Errorf("no backend")
 	}
 	g := c.Go
 	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego} {

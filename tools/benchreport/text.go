@@ -23,9 +23,10 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 
 // reportFuncs are the template functions that read the run of r:
 // stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
-// (why a C contestant has no rows) and vs (compare, recording a loss).
+// (why a C contestant has no rows), vs (compare, recording a loss) and
+// hasFlags (whether the CPU has a backend's flags).
 func reportFuncs(r *report) template.FuncMap {
-	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs}
+	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags}
 }
 
 // text writes template name (a define of templates/sections.tmpl, or
