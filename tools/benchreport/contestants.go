@@ -33,11 +33,13 @@ type contestantData struct {
 		Flags []string `toml:"flags"`
 	} `toml:"backend"`
 	Go struct {
-		Sources   []goRow `toml:"sources"`
-		Read2MiB  []goRow `toml:"read_2mib"`
-		V2        []goRow `toml:"v2"`
-		ReadSizes []goRow `toml:"read_sizes"`
-		Purego    []goRow `toml:"purego"`
+		Sources   []goRow  `toml:"sources"`
+		Read2MiB  []goRow  `toml:"read_2mib"`
+		V2        []goRow  `toml:"v2"`
+		ReadSizes []goRow  `toml:"read_sizes"`
+		Purego    []goRow  `toml:"purego"`
+		Funcs     []string `toml:"funcs"`
+		Parallel  []goRow  `toml:"parallel"`
 	} `toml:"go"`
 }
 
@@ -61,6 +63,8 @@ type goRow struct {
 	Label      string `toml:"label"`
 	Rival      string `toml:"rival"`
 	RivalLabel string `toml:"rival_label"`
+	Verdict    string `toml:"verdict"`
+	AES        bool   `toml:"aes"`
 }
 
 // set is the results of the test binary that ran the row, and why the
@@ -103,17 +107,18 @@ func parseContestants(text string) (*contestantData, error) {
 			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
 		}
 	}
-	if len(c.Backends) == 0 {
-		return nil, fmt.Errorf("no backend")
+	if len(c.Backends) == 0 || len(c.Go.Funcs) == 0 {
+		return nil, fmt.Errorf("no backend or go.funcs")
 	}
 	g := c.Go
-	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego} {
+	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel} {
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("no go.%s rows", name)
 		}
 		for _, row := range rows {
-			if row.Name == "" || (row.Set != "" && row.Set != "peers" && row.Set != "dcrd") {
-				return nil, fmt.Errorf("go.%s: a row without a name or with an unknown set %q", name, row.Set)
+			if row.Name == "" || (row.Set != "" && row.Set != "peers" && row.Set != "dcrd") ||
+				(row.Verdict != "" && row.Verdict != "none" && row.Verdict != "plain") {
+				return nil, fmt.Errorf("go.%s: a row without a name or with an unknown set %q or verdict %q", name, row.Set, row.Verdict)
 			}
 		}
 	}

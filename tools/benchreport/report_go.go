@@ -30,7 +30,7 @@ func memCell(s *goSet, name string) string {
 
 func (r *report) goTables() {
 	res := r.res
-	goR, goD := res.goRandp, res.goDcrd
+	goR := res.goRandp
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
 	stamp := chartStamp(res.run)
@@ -49,7 +49,7 @@ func (r *report) goTables() {
 		set, why := row.set(res)
 		s := set.get(row.Name)
 		cmp := ""
-		if row.Name != "RandpBufRand" && row.Name != "COverhead" {
+		if row.Verdict != "none" {
 			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.Name, base, s)
 		}
 		t.row(row.Name, row.Label, timeCell(s, why), memCell(set, row.Name), cmp, ref(0, row.Ref), ref(1, row.Ref))
@@ -70,63 +70,19 @@ func (r *report) goTables() {
 			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
 		}
 		cmp := ""
-		if row.Name != "ReadRandp" {
+		if row.Verdict != "none" {
 			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.Name, base, s)
 		}
 		t.row(row.Name, timeCell(s, why), gbps(s, 2<<20), memCell(set, row.Name), cmp, refCell)
 	}
 	r.p("%s\n", t)
 
-	r.text("go_v2")
-	base = goR.get("V2Uint64/src=RandpSource")
-	t = &table{head: []string{"Source", "ns/op", "randp.Source() is"}}
-	for _, s := range contestants.Go.V2 {
-		v := goR.get("V2Uint64/src=" + s.Name)
-		cmp := ""
-		if s.Name != "RandpSource" && s.Name != "BufferOnly" {
-			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.Label, base, v)
-		} else if s.Name == "BufferOnly" {
-			cmp = compare(base, v)
-		}
-		t.row(s.Label, timeCell(v, ""), cmp)
-	}
-	r.p("%s\n", t)
-
+	r.text("go_v2", "Go", contestants.Go)
 	r.goReadTables()
 	r.goSweep(r.res.goRandp, hGoSweep, "go-read-by-size.svg", "randp.Read (cgo)")
 
-	r.text("go_funcs")
-	t = &table{head: []string{"Function", "**randp**", "dcrd", "math/rand/v2", "randp vs dcrd", "randp vs math/rand/v2", "reference: dcrd old", "reference: dcrd new"}}
-	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
-		a, d, v2 := goR.get(fn), goD.get(fn), goR.get("RandV2"+fn)
-		dv := r.vs(hGoFuncs, "Go "+fn+": dcrd", a, d)
-		if !d.ok() {
-			dv = ""
-		}
-		ro, rn := "", ""
-		if row, ok := seed000Ref(fn); ok {
-			ro, rn = ns(row.Old), ns(row.New)
-		}
-		t.row(fn, timeCell(a, ""), timeCell(d, dcrdWhy), timeCell(v2, ""), dv, r.vs(hGoFuncs, "Go "+fn+": math/rand/v2", a, v2), ro, rn)
-	}
-	r.p("%s\n", t)
-
-	r.text("go_par")
-	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand", "randp vs pure-Go AES-CTR"}}
-	for _, bm := range []struct{ name, v2 string }{
-		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
-	} {
-		a, b, c := goR.get(bm.name+"/impl=Randp"), goR.get(bm.name+"/impl="+bm.v2), goR.get(bm.name+"/impl=CryptoRand")
-		aes, aesCmp := "—", ""
-		if bm.name == "ParallelRead32" {
-			s := goR.get(bm.name + "/impl=AESCTR")
-			aes, aesCmp = timeCell(s, ""), r.vs(hGoPar, "Go "+bm.name+": pure-Go AES-CTR reader per goroutine", a, s)
-		}
-		t.row(bm.name, timeCell(a, ""), timeCell(b, ""), timeCell(c, ""), aes, r.vs(hGoPar, "Go "+bm.name+": math/rand/v2", a, b),
-			r.vs(hGoPar, "Go "+bm.name+": crypto/rand", a, c), aesCmp)
-	}
-	r.p("%s\n", t)
-
+	r.text("go_funcs", "Go", contestants.Go, "DcrdWhy", dcrdWhy)
+	r.text("go_par", "Go", contestants.Go)
 	r.goPureTables()
 }
 
@@ -197,7 +153,7 @@ func (r *report) goReadTables() {
 			t.row(name, timeCell(old, oldWhy), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 		}
 	}
-	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
+	for _, fn := range contestants.Go.Funcs {
 		ref, _ := seed000Ref(fn)
 		t.row(fn, timeCell(goD.get(fn), dcrdWhy), "unchanged code: = old", "", ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 	}

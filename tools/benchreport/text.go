@@ -17,7 +17,7 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
 	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "cell": timeCell, "gbps": gbps,
 	"compare": compare, "per": per, "per32": per32, "plus": plus, "ok": stat.ok,
-	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "pct": pct, "frameKind": frameKind,
+	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row }, "pct": pct, "frameKind": frameKind,
 	"printf": fmt.Sprintf,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
