@@ -155,30 +155,7 @@ func (r *report) cTables() {
 	r.rdrandTable()
 
 	r.text("c_threads")
-	t = &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
-	for _, w := range []struct{ name, label string }{
-		{"threads_fill_1MiB/randp", "randp_bytes, 1 MiB calls"}, {"threads_fill_1MiB/planet36", "planet36/randp randp_bytes, 1 MiB calls"},
-		{"threads_u64/randp", "randp_u64"}, {"threads_u64/planet36", "planet36/randp randp_u64"},
-	} {
-		one, two := c.get(w.name+"/threads:1"), c.get(w.name+"/threads:2")
-		if !one.ok() || !two.ok() {
-			t.row(w.label, notMeasured(r.cWhy(keyOf(w.name))), "", "")
-			continue
-		}
-		if size := opBytes(w.name); size > 0 {
-			t.row(w.label, gbps(one, size), gbps(two, size), scaling(one, two))
-		} else {
-			t.row(w.label, spread(one)+" per value", spread(two)+" per value", scaling(one, two))
-		}
-	}
-	r.p("%s\n", t)
 	r.text("c_mutex")
-	t = &table{head: []string{"Threads", "per-thread state", "one generator behind a mutex", "per-thread is"}}
-	for _, n := range []string{"1", "2"} {
-		a, b := c.get("mutex_u64/randp_thread_local/threads:"+n), c.get("mutex_u64/randp_mutex/threads:"+n)
-		t.row(n, timeCell(a, ""), timeCell(b, ""), compare(a, b))
-	}
-	r.p("%s\n", t)
 }
 
 // rdrandTable reproduces the kernel RDRAND patch's point on this CPU: what one RDRAND
@@ -200,6 +177,35 @@ func (r *report) rdrandTable() {
 	svg, err := barChart("RDRAND against a getrandom extraction and randp (the kernel patch's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
 	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
+}
+
+// threadRow is one row of a table of one thread against two: the time of
+// one operation with each, what the operation writes (0: a word), and why
+// the row has no measurement when it has none.
+type threadRow struct {
+	Label    string
+	One, Two stat
+	Size     float64
+	Why      string
+}
+
+// cThreads is the row of the C benchmark name (without "/threads:N").
+func (r *report) cThreads(name, label string) threadRow {
+	c := r.res.c
+	return threadRow{label, c.get(name + "/threads:1"), c.get(name + "/threads:2"), opBytes(name), r.cWhy(keyOf(name))}
+}
+
+// rustThreads is the row of the criterion group, per unit of work: a time
+// per byte (Size 1) or per element across all threads.
+func (r *report) rustThreads(group, label string) threadRow {
+	cr := r.res.crit
+	one, two := cr.get(group, "randp_1_thread"), cr.get(group, "randp_2_thread")
+	per := func(c critResult) stat { return c.Time.scaled(1 / (c.Bytes + c.Elements)) }
+	size := 0.0
+	if one.Bytes > 0 {
+		size = 1
+	}
+	return threadRow{label, per(one), per(two), size, ""}
 }
 
 // scaling is the throughput of two threads over one, when their intervals separate.

@@ -17,16 +17,17 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
 	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "cell": timeCell, "gbps": gbps,
 	"compare": compare, "per": per, "per32": per32, "plus": plus, "ok": stat.ok,
-	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row }, "pct": pct, "frameKind": frameKind,
+	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "scaling": scaling, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row }, "pct": pct, "frameKind": frameKind,
 	"printf": fmt.Sprintf,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
 // reportFuncs are the template functions that read the run of r:
 // stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
-// (why a C contestant has no rows), vs (compare, recording a loss) and
-// hasFlags (whether the CPU has a backend's flags).
+// (why a C contestant has no rows), vs (compare, recording a loss),
+// hasFlags (whether the CPU has a backend's flags), and cThreads and
+// rustThreads (a row of one thread against two).
 func reportFuncs(r *report) template.FuncMap {
-	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags}
+	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags, "cThreads": r.cThreads, "rustThreads": r.rustThreads}
 }
 
 // text writes template name (a define of templates/sections.tmpl, or
