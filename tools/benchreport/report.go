@@ -39,33 +39,6 @@ func (r *report) vs(heading, what string, randp, rival stat) string {
 	return v
 }
 
-// Section headings, linked from the first screen.
-const (
-	hSummary  = "If you use X today"
-	hEveryCPU = "On every CPU kept"
-	hLosses   = "Where randp is slower"
-	hCost     = "What adopting randp costs"
-	hBars     = "Speed targets"
-	hCSweep   = "C: fill by call size, 4 B to 1 MiB"
-	hCFill    = "C: fill 4 GiB (planet36/randp's table)"
-	hCWords   = "C: one uniform word per call"
-	hCLt      = "C: a uniform uint32_t below a bound"
-	hRdrand   = "RDRAND against a getrandom extraction (the kernel's RDRAND patch)"
-	hCThreads = "C: two threads, and one generator behind a mutex"
-	hRust     = "Rust: randp's API beside rand and getrandom"
-	hCeiling  = "The AES-256-CTR ceiling of this CPU"
-	hBackends = "randp on each keystream backend this CPU runs"
-	hGoSrc    = "Go: math/rand sources that cannot be seeded"
-	hGoV2     = "Go: math/rand/v2 sources"
-	hGoRead   = "Go: Read at decred dcrd's sizes"
-	hGoSweep  = "Go: Read by call size, 16 B to 1 MiB"
-	hGoFuncs  = "Go: bounded functions as dcrd measures them"
-	hGoPar    = "Go: package-level functions in parallel"
-	hGoPure   = "Go: the pure-Go path"
-	hSweeps   = "Parameter sweeps"
-	hMethod   = "How this was measured"
-)
-
 // anchor is GitHub's anchor for a heading.
 func anchor(h string) string {
 	var b strings.Builder

@@ -84,8 +84,8 @@ func (r *report) cTables() {
 		if of > 0 {
 			proc = fmt.Sprintf("%d of %d", fast, of)
 		}
-		cells = append(cells, r.vs(hCSweep, "C fill "+fmtBytes(n)+" per call: planet36/randp", c.get(name+"randp"), c.get(name+"planet36")), proc,
-			r.vs(hCSweep, "C fill "+fmtBytes(n)+" per call: the vDSO getrandom", c.get(name+"randp"), c.get(name+"getrandom_vdso")))
+		cells = append(cells, r.vs(h("CSweep"), "C fill "+fmtBytes(n)+" per call: planet36/randp", c.get(name+"randp"), c.get(name+"planet36")), proc,
+			r.vs(h("CSweep"), "C fill "+fmtBytes(n)+" per call: the vDSO getrandom", c.get(name+"randp"), c.get(name+"getrandom_vdso")))
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
@@ -262,9 +262,9 @@ func (r *report) cWordTable(group string, keys []string, refKeys map[string]stri
 
 func anchorFor(group string) string {
 	if group == "lt_u32" {
-		return hCLt
+		return h("CLt")
 	}
-	return hCWords
+	return h("CWords")
 }
 
 func fmtMs(v float64) string {

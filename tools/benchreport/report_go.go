@@ -50,7 +50,7 @@ func (r *report) goTables() {
 		s := set.get(row.Name)
 		cmp := ""
 		if row.Verdict != "none" {
-			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.Name, base, s)
+			cmp = r.vs(h("GoSrc"), "Go math/rand Source: "+row.Name, base, s)
 		}
 		t.row(row.Name, row.Label, timeCell(s, why), memCell(set, row.Name), cmp, ref(0, row.Ref), ref(1, row.Ref))
 		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: s}}})
@@ -71,7 +71,7 @@ func (r *report) goTables() {
 		}
 		cmp := ""
 		if row.Verdict != "none" {
-			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.Name, base, s)
+			cmp = r.vs(h("GoSrc"), "Go Read 2 MiB: "+row.Name, base, s)
 		}
 		t.row(row.Name, timeCell(s, why), gbps(s, 2<<20), memCell(set, row.Name), cmp, refCell)
 	}
@@ -79,7 +79,7 @@ func (r *report) goTables() {
 
 	r.text("go_v2", "Go", contestants.Go)
 	r.goReadTables()
-	r.goSweep(r.res.goRandp, hGoSweep, "go-read-by-size.svg", "randp.Read (cgo)")
+	r.goSweep(r.res.goRandp, h("GoSweep"), "go-read-by-size.svg", "randp.Read (cgo)")
 
 	r.text("go_funcs", "Go", contestants.Go, "DcrdWhy", dcrdWhy)
 	r.text("go_par", "Go", contestants.Go)
@@ -116,8 +116,8 @@ func (r *report) goReadTables() {
 			cells = append(cells, timeCell(set.get(c.Name+"/"+sz.name), why))
 		}
 		rp := goR.get("RandpRead/" + sz.name)
-		cells = append(cells, r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
-			r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": a pure-Go AES-CTR reader", rp, goR.get("AESCTRRead/"+sz.name)))
+		cells = append(cells, r.vs(h("GoRead"), "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
+			r.vs(h("GoRead"), "Go Read "+fmtBytes(sz.bytes)+": a pure-Go AES-CTR reader", rp, goR.get("AESCTRRead/"+sz.name)))
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
@@ -230,8 +230,8 @@ func (r *report) goPureTables() {
 	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
 	for _, row := range contestants.Go.Purego {
 		a, b := set.get(row.Name), set.get(row.Rival)
-		t.row(row.Label, timeCell(a, ""), row.RivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.Label+": "+row.RivalLabel, a, b))
+		t.row(row.Label, timeCell(a, ""), row.RivalLabel, timeCell(b, ""), r.vs(h("GoPure"), "Go pure-Go "+row.Label+": "+row.RivalLabel, a, b))
 	}
 	r.p("%s\n", t)
-	r.goSweep(set, hGoPure+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
+	r.goSweep(set, h("GoPure")+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
 }

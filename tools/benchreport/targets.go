@@ -213,7 +213,7 @@ func (r *report) measure(t target, vaes bool) []bar {
 }
 
 // profiles are the "Misses explained" sections a target's profile names.
-var profiles = map[string]string{"fill": hWhyFill, "rust": hWhyRust, "read": hWhyRead, "v2": hWhyV2, "word": hWhyWord}
+var profiles = map[string]string{"fill": h("WhyFill"), "rust": h("WhyRust"), "read": h("WhyRead"), "v2": h("WhyV2"), "word": h("WhyWord")}
 
 // missExplained reports whether "Misses explained" profiles the target's
 // miss in this run.
@@ -242,7 +242,7 @@ func (r *report) goSizes(t target) []bar {
 		at := func(s string) string { return strings.ReplaceAll(s, "{size}", sz) }
 		b := goBar(strings.ReplaceAll(t.What, "{size}", fmtBytes(parseSize(sz))), r.res.goRandp, at(t.A), at(t.B), t.Target, meets(t.Target))
 		if t.Profile == "read" && missed[sz] && b.met == "**no**" {
-			b.linkProfile(hWhyRead)
+			b.linkProfile(h("WhyRead"))
 		}
 		bars = append(bars, b)
 	}
@@ -277,7 +277,7 @@ func (r *report) fillBars(t target, ok func(float64) bool) []bar {
 		if p36 != "" {
 			b.measured = notMeasured(p36)
 		} else if explained[n] {
-			b.linkProfile(hWhyFill)
+			b.linkProfile(h("WhyFill"))
 		}
 		bars = append(bars, b)
 	}
@@ -302,7 +302,7 @@ func (r *report) aesniBars(t target, ok func(float64) bool) []bar {
 			continue
 		}
 		b := ratioBar(what, r.res.c.get("fill_"+sz+"/planet36"), s, t.Target, ok)
-		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(hBackends) + "))"
+		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(h("Backends")) + "))"
 		bars = append(bars, b)
 	}
 	return bars

@@ -56,11 +56,29 @@ func (r *report) text(name string, kv ...any) {
 	}
 }
 
+//go:embed data/headings.toml
+var headingsTOML string
+
 // headings are the section headings by the names templates use (.H.Method).
-var headings = map[string]string{
-	"Summary": hSummary, "EveryCPU": hEveryCPU, "Losses": hLosses, "Cost": hCost, "Bars": hBars, "CSweep": hCSweep,
-	"CFill": hCFill, "CWords": hCWords, "CLt": hCLt, "Rdrand": hRdrand, "CThreads": hCThreads, "Rust": hRust,
-	"Ceiling": hCeiling, "Backends": hBackends, "GoSrc": hGoSrc, "GoV2": hGoV2, "GoRead": hGoRead, "GoSweep": hGoSweep,
-	"GoFuncs": hGoFuncs, "GoPar": hGoPar, "GoPure": hGoPure, "Sweeps": hSweeps, "Method": hMethod,
-	"Why": hWhy, "WhyFill": hWhyFill, "WhyV2": hWhyV2, "WhyWord": hWhyWord, "WhyRust": hWhyRust, "WhyRead": hWhyRead,
+var headings = mustParse("headings.toml", headingsTOML, func(text string) (map[string]string, error) {
+	h := map[string]string{}
+	if err := decodeTOML(text, &h); err != nil {
+		return nil, err
+	}
+	for k, v := range h {
+		if v == "" {
+			return nil, fmt.Errorf("heading %s is empty", k)
+		}
+	}
+	return h, nil
+})
+
+// h is the heading of that name; a name data/headings.toml lacks is a bug
+// of the code that asks for it.
+func h(name string) string {
+	v, ok := headings[name]
+	if !ok {
+		panic("benchreport: no heading " + name + " in data/headings.toml")
+	}
+	return v
 }

@@ -15,15 +15,6 @@ import (
 // through dlopen against its bound; the last two beside a thread-local
 // word loaded and zeroed with no generator.
 
-const (
-	hWhy     = "Misses explained"
-	hWhyFill = "C fills against planet36/randp"
-	hWhyV2   = "Go rand/v2 Source against PCG"
-	hWhyWord = "C randp_u64 through a dlopen'ed library"
-	hWhyRust = "Rust u32 and lt_u32 against ThreadRng"
-	hWhyRead = "Go Read of a few bytes against a per-goroutine reader"
-)
-
 // rustWords is the Rust word rows with targets beside copyzero_u32, which
 // bounds any generator that hands out words from a per-thread buffer and
 // erases them.
@@ -215,7 +206,7 @@ func (r *report) missesExplained() {
 	if len(floors) == 0 && !v2 && !wordMissed && !u32Missed && !ltMissed && len(reads) == 0 {
 		return
 	}
-	r.p("## %s\n\n", hWhy)
+	r.p("## %s\n\n", h("Why"))
 	if len(floors) > 0 {
 		r.fillWhy(floors, kernel, perByte)
 	}
