@@ -13,15 +13,16 @@ import (
 var contestantsTOML string
 
 type cContestant struct {
-	Label string `toml:"label"`
-	Short string `toml:"short"`
-	U32   string `toml:"u32"`
+	Label string            `toml:"label"`
+	Short string            `toml:"short"`
+	U32   string            `toml:"u32"`
+	Ref   map[string]string `toml:"ref"`
 }
 
 type contestantData struct {
-	C      map[string]cContestant              `toml:"c"`
-	Groups map[string]struct{ Fn, Per string } `toml:"c_groups"`
-	Rows   map[string][]string                 `toml:"c_rows"`
+	C      map[string]cContestant                       `toml:"c"`
+	Groups map[string]struct{ Fn, Per, Heading string } `toml:"c_groups"`
+	Rows   map[string][]string                          `toml:"c_rows"`
 	Rust   struct {
 		FillGroups []rustGroup `toml:"fill_groups"`
 		WordGroups []rustGroup `toml:"word_groups"`
@@ -90,6 +91,11 @@ func parseContestants(text string) (*contestantData, error) {
 			if c.C[k].Label == "" {
 				return nil, fmt.Errorf("c_rows.%s names %q, which has no [c.%s] label", rows, k, k)
 			}
+		}
+	}
+	for name, g := range c.Groups {
+		if g.Fn == "" || headings[g.Heading] == "" {
+			return nil, fmt.Errorf("c_groups.%s: no fn or an unknown heading %q", name, g.Heading)
 		}
 	}
 	for k, ct := range c.C {

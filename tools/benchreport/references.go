@@ -28,15 +28,23 @@ type seed002Run struct {
 	LtMps map[string]float64 `toml:"lt_mps"`
 }
 
-// lt is the bounded-u32 time per call in ns, whichever way the run gave it.
-func (s seed002Run) lt(key string) (float64, bool) {
-	if v, ok := s.LtNs[key]; ok {
-		return v, true
+// cell is the run's number for the README function key in a table of
+// group ("fill": ms to fill 4 GiB; "u32", "lt_u32": ns per call, the
+// bounded ones whichever way the run gave them), or "".
+func (s seed002Run) cell(group, key string) string {
+	if key == "" {
+		return ""
 	}
-	if v, ok := s.LtMps[key]; ok && v > 0 {
-		return 1e3 / v, true
+	if v, ok := map[string]map[string]float64{"fill": s.FillMs, "u32": s.U32Ns, "lt_u32": s.LtNs}[group][key]; ok {
+		if group == "fill" {
+			return fmtMs(v)
+		}
+		return ns(v)
 	}
-	return 0, false
+	if v, ok := s.LtMps[key]; ok && v > 0 && group == "lt_u32" {
+		return ns(1e3 / v)
+	}
+	return ""
 }
 
 // seed003Row is one line of "How slow are decent random numbers?".

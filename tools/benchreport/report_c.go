@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -94,17 +95,10 @@ func (r *report) cTables() {
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
 
 	r.text("c_fill", "Runs", refs.Planet36)
-	refKey := map[string]string{"planet36": "randp_bytes", "arc4random_glibc": "arc4random_buf", "getentropy": "getentropy"}
 	for _, sz := range []float64{256, 1 << 20} {
 		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz))
 		base := c.get("fill_" + sizeName(sz) + "/randp")
-		head := []string{"Function", "Time to generate 4 GiB", "Throughput", "randp is"}
-		if sz == 256 {
-			for _, s := range refs.Planet36 {
-				head = append(head, "reference: "+s.Date)
-			}
-		}
-		t := &table{head: head}
+		t := &table{head: refHeads(sz == 256, "Function", "Time to generate 4 GiB", "Throughput", "randp is")}
 		for _, k := range contestants.Rows["fill_4gib"] {
 			s := c.get("fill_" + sizeName(sz) + "/" + k)
 			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
@@ -115,9 +109,7 @@ func (r *report) cTables() {
 				}
 			}
 			if sz == 256 {
-				for _, run := range refs.Planet36 {
-					cells = append(cells, seedNum(run.FillMs, refKey[k], fmtMs))
-				}
+				cells = append(cells, refCells("fill", k)...)
 			}
 			t.row(cells...)
 		}
@@ -125,9 +117,7 @@ func (r *report) cTables() {
 	}
 
 	r.text("c_u32")
-	r.cWordTable("u32", contestants.Rows["u32"],
-		map[string]string{"planet36": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
-		func(run seed002Run, k string) (float64, bool) { v, ok := run.U32Ns[k]; return v, ok })
+	r.cWordTable("u32")
 	r.text("c_u32_after")
 	var bars []series
 	for i, k := range contestants.Rows["u32_chart"] {
@@ -136,7 +126,7 @@ func (r *report) cTables() {
 	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
 	r.p("### Get a uniform random uint64_t\n\n")
-	r.cWordTable("u64", contestants.Rows["u64"], nil, nil)
+	r.cWordTable("u64")
 	if h := c.get("copyzero_u64/copyzero"); h.ok() {
 		var hd, e, ed string
 		if d := c.get("copyzero_u64/copyzero_dlopen"); d.ok() {
@@ -149,8 +139,7 @@ func (r *report) cTables() {
 	}
 
 	r.text("c_lt")
-	r.cWordTable("lt_u32", contestants.Rows["lt_u32"],
-		map[string]string{"planet36": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002Run.lt)
+	r.cWordTable("lt_u32")
 
 	r.rdrandTable()
 
@@ -226,62 +215,49 @@ func keyOf(name string) string {
 	return name
 }
 
-// cWordTable is one table of per-call times, with planet36/randp's README
-// runs as reference columns on the rows of the functions they measured.
-func (r *report) cWordTable(group string, keys []string, refKeys map[string]string, ref func(seed002Run, string) (float64, bool)) {
+// cWordTable is one table of per-call times of a C group (its rows:
+// c_rows.<group>), with planet36/randp's README runs as reference columns
+// on the rows of the functions they measured, when any row has one.
+func (r *report) cWordTable(group string) {
 	c := r.res.c
 	base := c.get(group + "/randp")
-	head := []string{"Function", "Time per call", "randp is"}
-	if ref != nil {
-		for _, s := range refs.Planet36 {
-			head = append(head, "reference: "+s.Date)
-		}
-	}
-	t := &table{head: head}
+	keys := contestants.Rows[group]
+	withRefs := slices.ContainsFunc(keys, func(k string) bool { return contestants.C[k].Ref[group] != "" })
+	t := &table{head: refHeads(withRefs, "Function", "Time per call", "randp is")}
 	for _, k := range keys {
 		s := c.get(group + "/" + k)
 		cells := []string{r.cLabel(group, k), timeCell(s, r.cWhy(k)), ""}
 		if k != "randp" && s.ok() {
-			cells[2] = r.vs(anchorFor(group), "C "+group+": "+cShortOr(k), base, s)
+			cells[2] = r.vs(h(contestants.Groups[group].Heading), "C "+group+": "+cShortOr(k), base, s)
 		}
-		if ref != nil {
-			for _, run := range refs.Planet36 {
-				cell := ""
-				if rk := refKeys[k]; rk != "" {
-					if v, ok := ref(run, rk); ok {
-						cell = ns(v)
-					}
-				}
-				cells = append(cells, cell)
-			}
+		if withRefs {
+			cells = append(cells, refCells(group, k)...)
 		}
 		t.row(cells...)
 	}
 	r.p("%s\n", t)
 }
 
-func anchorFor(group string) string {
-	if group == "lt_u32" {
-		return h("CLt")
+// refHeads is a table's head, with a column per planet36/randp README run
+// when withRefs.
+func refHeads(withRefs bool, head ...string) []string {
+	for _, run := range refs.Planet36 {
+		if !withRefs {
+			break
+		}
+		head = append(head, "reference: "+run.Date)
 	}
-	return h("CWords")
+	return head
 }
 
-func fmtMs(v float64) string {
-	if v <= 0 {
-		return "—"
+// refCells is C contestant key's reference cells in a table of group, one
+// per README run: empty where the run did not measure its function.
+func refCells(group, key string) []string {
+	var cells []string
+	for _, run := range refs.Planet36 {
+		cells = append(cells, run.cell(group, contestants.C[key].Ref[group]))
 	}
-	if v >= 100 {
-		return fmt.Sprintf("%.0f ms", v)
-	}
-	return fmt.Sprintf("%.1f ms", v)
-}
-
-func seedNum(m map[string]float64, k string, f func(float64) string) string {
-	if v, ok := m[k]; ok && k != "" {
-		return f(v)
-	}
-	return ""
+	return cells
 }
 
 // cFillByOffset sets randp's and planet36/randp's fills side by side by
