@@ -15,6 +15,7 @@ var contestantsTOML string
 type cContestant struct {
 	Label string            `toml:"label"`
 	Short string            `toml:"short"`
+	Head  string            `toml:"head"`
 	U32   string            `toml:"u32"`
 	Ref   map[string]string `toml:"ref"`
 }
@@ -99,7 +100,7 @@ func parseContestants(text string) (*contestantData, error) {
 		}
 	}
 	for k, ct := range c.C {
-		for _, s := range []string{ct.Label, ct.U32} {
+		for _, s := range []string{ct.Label, ct.U32, ct.Head} {
 			if _, err := template.New(k).Funcs(labelFuncs(nil)).Parse(s); err != nil {
 				return nil, err
 			}

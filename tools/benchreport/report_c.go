@@ -58,12 +58,7 @@ func (r *report) cTables() {
 	r.text("c_sweep")
 	head := []string{"Size"}
 	for _, k := range contestants.Rows["fill_by_size"] {
-		h := contestants.C[k].Short
-		if (k == "arc4random_glibc" || k == "getentropy") && r.glibcVersion() != "" {
-			h = strings.Replace(h, "glibc ", "", 1)
-			h = "glibc " + r.glibcVersion() + " " + h
-		}
-		head = append(head, h)
+		head = append(head, r.label(or(contestants.C[k].Head, contestants.C[k].Short), nil))
 	}
 	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
 	var lines []series
