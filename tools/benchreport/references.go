@@ -145,14 +145,14 @@ func decodeTOML(text string, v any) error {
 	return nil
 }
 
-// seed003Ref finds a row of one of the article's runs.
-func seed003Ref(rows []seed003Row, name string) (seed003Row, bool) {
-	for _, r := range rows {
-		if r.Name == name {
-			return r, true
+// findRef is the row of one of the article's runs with that name, or nil.
+func findRef(rows []seed003Row, name string) *seed003Row {
+	for i := range rows {
+		if rows[i].Name == name {
+			return &rows[i]
 		}
 	}
-	return seed003Row{}, false
+	return nil
 }
 
 // seed000Ref finds one of dcrd's rows.

@@ -19,9 +19,17 @@ func (s *goSet) procsOr() string {
 	return s.procs
 }
 
-// memCell is "B/op, allocs/op" of a Go benchmark.
-func memCell(s *goSet, name string) string {
-	b, a, ok := s.mem(name)
+// goStat is the benchmark name of the test binary that ran row.
+func (r *report) goStat(row goRow, name string) stat {
+	set, _ := row.set(r.res)
+	return set.get(name)
+}
+
+// goMem is "B/op, allocs/op" of the benchmark name of the test binary
+// that ran row, or "".
+func (r *report) goMem(row goRow, name string) string {
+	set, _ := row.set(r.res)
+	b, a, ok := set.mem(name)
 	if !ok {
 		return ""
 	}
@@ -35,47 +43,14 @@ func (r *report) goTables() {
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
 	stamp := chartStamp(res.run)
 
-	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine)
-	base := goR.get("RandpBufRand")
-	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "B/op, allocs/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
-	ref := func(run int, name string) string {
-		if row, ok := seed003Ref(refs.Unpredictable.Runs[run], name); ok {
-			return fmt.Sprintf("%s, %d B, %d allocs", ns(row.NsOp), row.BOp, row.Allocs)
-		}
-		return ""
-	}
+	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine, "Go", contestants.Go, "Unp", refs.Unpredictable)
 	var bars []series
 	for _, row := range contestants.Go.Sources {
-		set, why := row.set(res)
-		s := set.get(row.Name)
-		cmp := ""
-		if row.Verdict != "none" {
-			cmp = r.vs(h("GoSrc"), "Go math/rand Source: "+row.Name, base, s)
-		}
-		t.row(row.Name, row.Label, timeCell(s, why), memCell(set, row.Name), cmp, ref(0, row.Ref), ref(1, row.Ref))
-		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: s}}})
+		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: r.goStat(row, row.Name)}}})
 	}
-	r.p("%s\n", t)
 	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (as in \"How slow are decent random numbers?\")", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("go-sources.svg", "ns per Int63 by source", svg, err))
-
-	r.p("Reading 2 MiB per call through an io.Reader:\n\n")
-	base = goR.get("ReadRandp")
-	t = &table{head: []string{"Benchmark", "Time per 2 MiB", "Throughput", "B/op, allocs/op", "randp is", "reference"}}
-	for _, row := range contestants.Go.Read2MiB {
-		set, why := row.set(res)
-		s := set.get(row.Name)
-		refCell := ""
-		if v, ok := seed003Ref(refs.Unpredictable.Read, row.Ref); ok {
-			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
-		}
-		cmp := ""
-		if row.Verdict != "none" {
-			cmp = r.vs(h("GoSrc"), "Go Read 2 MiB: "+row.Name, base, s)
-		}
-		t.row(row.Name, timeCell(s, why), gbps(s, 2<<20), memCell(set, row.Name), cmp, refCell)
-	}
-	r.p("%s\n", t)
+	r.text("go_read_2mib", "Go", contestants.Go, "Unp", refs.Unpredictable)
 
 	r.text("go_v2", "Go", contestants.Go)
 	r.goReadTables()

@@ -17,7 +17,7 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
 	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "cell": timeCell, "gbps": gbps,
 	"compare": compare, "per": per, "per32": per32, "plus": plus, "ok": stat.ok,
-	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "scaling": scaling, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row }, "pct": pct, "frameKind": frameKind,
+	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "findRef": findRef, "scaling": scaling, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row }, "pct": pct, "frameKind": frameKind,
 	"printf": fmt.Sprintf,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
@@ -27,7 +27,8 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 // hasFlags (whether the CPU has a backend's flags), and cThreads and
 // rustThreads (a row of one thread against two).
 func reportFuncs(r *report) template.FuncMap {
-	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags, "cThreads": r.cThreads, "rustThreads": r.rustThreads}
+	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags, "cThreads": r.cThreads, "rustThreads": r.rustThreads,
+		"goStat": r.goStat, "goMem": r.goMem, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
 // text writes template name (a define of templates/sections.tmpl, or
