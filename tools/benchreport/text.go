@@ -6,32 +6,39 @@ import (
 	"text/template"
 )
 
-// The report's explanatory text lives in templates/*.tmpl, one file per
-// section or paragraph group, executed with the values the Go code measures
-// or reads from the run: the prose changes without touching the code.
+// The report's explanatory text and its tables of fixed rows live in
+// templates/*.tmpl: a file per part of the report (c.tmpl, go.tmpl,
+// rust.tmpl, first_screen.tmpl) holding a define per paragraph group or
+// table, or a file per section. They are executed with the values the Go
+// code measures and the functions below, which read the run: the prose
+// and the rows change without touching the code.
 
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
 var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
-	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "anchor": anchor, "link": link,
-	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "cell": timeCell, "gbps": gbps,
-	"compare": compare, "per": per, "per32": per32, "plus": plus, "ok": stat.ok,
-	"div": func(a, b float64) float64 { return a / b }, "size": parseSize, "findRef": findRef, "scaling": scaling, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row }, "pct": pct, "frameKind": frameKind,
-	"printf": fmt.Sprintf,
+	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "size": parseSize, "anchor": anchor, "link": link,
+	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "printf": fmt.Sprintf,
+	"ok": stat.ok, "cell": timeCell, "gbps": gbps, "compare": compare, "scaling": scaling, "pct": pct,
+	"per": per, "per32": per32, "plus": plus, "div": func(a, b float64) float64 { return a / b },
+	"findRef": findRef, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
+	"frameKind": frameKind,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
 // reportFuncs are the template functions that read the run of r:
 // stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
 // (why a C contestant has no rows), vs (compare, recording a loss),
-// hasFlags (whether the CPU has a backend's flags), and cThreads and
-// rustThreads (a row of one thread against two).
+// hasFlags (whether the CPU has a backend's flags), cThreads and
+// rustThreads (a row of one thread against two), goStat and goMem (a Go
+// row's benchmark, from the test binary that ran it) and peerWhy (why a
+// peer is missing, or "").
 func reportFuncs(r *report) template.FuncMap {
-	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags, "cThreads": r.cThreads, "rustThreads": r.rustThreads,
-		"goStat": r.goStat, "goMem": r.goMem, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
+	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
+		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem,
+		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
-// text writes template name (a define of templates/sections.tmpl, or
+// text writes template name (a define of templates/*.tmpl, or
 // templates/<name>.tmpl), given the run's common values (.CPU, .Run,
 // .Results, .Load, .NoDifference, .H: the section headings) and kv, pairs
 // of further names and values.
