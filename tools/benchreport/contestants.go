@@ -42,6 +42,7 @@ type contestantData struct {
 		Purego    []goRow  `toml:"purego"`
 		Funcs     []string `toml:"funcs"`
 		Parallel  []goRow  `toml:"parallel"`
+		Sweep     []goRow  `toml:"sweep"`
 	} `toml:"go"`
 }
 
@@ -118,7 +119,7 @@ func parseContestants(text string) (*contestantData, error) {
 		return nil, fmt.Errorf("no backend or go.funcs")
 	}
 	g := c.Go
-	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel} {
+	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel, "sweep": g.Sweep} {
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("no go.%s rows", name)
 		}

@@ -19,9 +19,12 @@ func (r *report) cWhy(key string) string {
 	return r.res.c.why(key)
 }
 
-// cFillSizes are the C program's fill sizes: 4 B, 8 B, then 16 B .. 1 MiB.
-func cFillSizes() []float64 {
-	s := []float64{4, 8}
+// cFillSizes are the C program's fill sizes: 4 B, 8 B, then sweepSizes.
+func cFillSizes() []float64 { return append([]float64{4, 8}, sweepSizes()...) }
+
+// sweepSizes are the call sizes of the sweeps by size, 16 B .. 1 MiB.
+func sweepSizes() []float64 {
+	var s []float64
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		s = append(s, n)
 	}

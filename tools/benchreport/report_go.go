@@ -164,35 +164,24 @@ func geomean(v []float64) float64 {
 // goSweep is the Read-by-size table and chart of one Go test binary's
 // results (the cgo build or the pure-Go one).
 func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
-	r.text("go_sweep", "Heading", heading)
-	impls := []struct{ key, label string }{{"Randp", randpLabel}, {"CryptoRand", "crypto/rand.Read"}, {"AESCTR", "pure-Go AES-CTR reader"}, {"ChaCha8", "math/rand/v2 ChaCha8"}}
-	head := []string{"Size"}
-	for _, im := range impls {
-		head = append(head, im.label)
-	}
-	t := &table{head: append(head, "randp vs crypto/rand", "randp vs pure-Go AES-CTR", "randp vs ChaCha8")}
+	impls := contestants.Go.Sweep
+	r.text("go_sweep", "Heading", heading, "Set", set, "Impls", impls, "RandpLabel", randpLabel, "Sizes", sweepSizes())
 	var lines []series
 	for i, im := range impls {
-		s := series{legend: im.label, color: palette[i%len(palette)]}
-		for n := 16.0; n <= 1<<20; n *= 2 {
-			s.points = append(s.points, chartPoint{x: n, s: set.get("ReadSweep/" + im.key + "/" + sizeName(n))})
+		s := series{legend: or(im.Label, randpLabel), color: palette[i%len(palette)]}
+		for _, n := range sweepSizes() {
+			s.points = append(s.points, chartPoint{x: n, s: sweepStat(set, im.Name, n)})
 		}
 		lines = append(lines, s)
 	}
-	for n := 16.0; n <= 1<<20; n *= 2 {
-		cells := []string{fmtBytes(n)}
-		for _, im := range impls {
-			cells = append(cells, timeCell(set.get("ReadSweep/"+im.key+"/"+sizeName(n)), ""))
-		}
-		rp := set.get("ReadSweep/Randp/" + sizeName(n))
-		for _, im := range impls[1:] {
-			cells = append(cells, r.vs(heading, fmt.Sprintf("%s %s per call: %s", randpLabel, fmtBytes(n), im.label), rp, set.get("ReadSweep/"+im.key+"/"+sizeName(n))))
-		}
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 	svg, err := lineChart("Go: Read throughput by call size ("+randpLabel+")", chartStamp(r.res.run), "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart(chartFile, "Go Read throughput against the call size, log-log", svg, err))
+}
+
+// sweepStat is the Read of n bytes of the implementation impl in a Go
+// test binary's sweep.
+func sweepStat(set *goSet, impl string, n float64) stat {
+	return set.get("ReadSweep/" + impl + "/" + sizeName(n))
 }
 
 // goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
