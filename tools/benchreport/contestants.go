@@ -41,6 +41,7 @@ type contestantData struct {
 		ReadSizes []goRow  `toml:"read_sizes"`
 		Purego    []goRow  `toml:"purego"`
 		Funcs     []string `toml:"funcs"`
+		DcrdSizes []string `toml:"dcrd_sizes"`
 		Parallel  []goRow  `toml:"parallel"`
 		Sweep     []goRow  `toml:"sweep"`
 	} `toml:"go"`
@@ -115,8 +116,8 @@ func parseContestants(text string) (*contestantData, error) {
 			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
 		}
 	}
-	if len(c.Backends) == 0 || len(c.Go.Funcs) == 0 {
-		return nil, fmt.Errorf("no backend or go.funcs")
+	if len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
+		return nil, fmt.Errorf("no backend, go.funcs or go.dcrd_sizes")
 	}
 	g := c.Go
 	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel, "sweep": g.Sweep} {

@@ -6,12 +6,6 @@ import (
 	"strings"
 )
 
-// goReadSizes are dcrd's Read sizes, with its benchmark names.
-var goReadSizes = []struct {
-	name  string
-	bytes float64
-}{{"4b", 4}, {"8b", 8}, {"32b", 32}, {"512b", 512}, {"1KiB", 1024}, {"4KiB", 4096}}
-
 func (s *goSet) procsOr() string {
 	if s == nil {
 		return ""
@@ -68,51 +62,32 @@ func (r *report) goReadTables() {
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	goVer := strings.TrimPrefix(res.run["go"], "go")
-	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
-	cols := contestants.Go.ReadSizes
-	head := []string{"Size"}
-	for _, c := range cols {
-		head = append(head, c.Label)
-	}
-	t := &table{head: append(head, "randp.Read vs crypto/rand.Read", "randp.Read vs pure-Go AES-CTR")}
+	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."), "Go", contestants.Go)
 	var lines []series
-	for i, c := range cols {
+	for i, c := range contestants.Go.ReadSizes {
 		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.Label), color: palette[i%len(palette)]}
-		set, _ := c.set(res)
-		for _, sz := range goReadSizes {
-			s.points = append(s.points, chartPoint{x: sz.bytes, s: set.get(c.Name + "/" + sz.name)})
+		for _, sz := range contestants.Go.DcrdSizes {
+			s.points = append(s.points, chartPoint{x: parseSize(sz), s: r.goStat(c, c.Name+"/"+sz)})
 		}
 		lines = append(lines, s)
 	}
-	for _, sz := range goReadSizes {
-		cells := []string{fmtBytes(sz.bytes)}
-		for _, c := range cols {
-			set, why := c.set(res)
-			cells = append(cells, timeCell(set.get(c.Name+"/"+sz.name), why))
-		}
-		rp := goR.get("RandpRead/" + sz.name)
-		cells = append(cells, r.vs(h("GoRead"), "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
-			r.vs(h("GoRead"), "Go Read "+fmtBytes(sz.bytes)+": a pure-Go AES-CTR reader", rp, goR.get("AESCTRRead/"+sz.name)))
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 	svg, err := lineChart("Go: time per Read call at the sizes of dcrd's benchstat table", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
 	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
 
 	r.text("go_seed000", "GoVer", goVer)
-	t = &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
+	t := &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
 	var geoOld, geoNew []float64
 	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
-		for _, sz := range goReadSizes {
-			name := fam + "/" + sz.name
+		for _, sz := range contestants.Go.DcrdSizes {
+			name := fam + "/" + sz
 			var old, nw stat
 			var oldWhy, newNote string
 			switch fam {
 			case "StdlibRead":
-				old, nw = goP.get("GetrandomRead/"+sz.name), goR.get("StdlibRead/"+sz.name)
+				old, nw = goP.get("GetrandomRead/"+sz), goR.get("StdlibRead/"+sz)
 			case "DcrdRead":
 				old, oldWhy = goD.get(name), dcrdWhy
-				nw, newNote = goR.get("StdlibRead/"+sz.name), " (= crypto/rand.Read)"
+				nw, newNote = goR.get("StdlibRead/"+sz), " (= crypto/rand.Read)"
 			case "DcrdReadPRNG":
 				old, oldWhy, newNote = goD.get(name), dcrdWhy, "unchanged code: = old"
 			}

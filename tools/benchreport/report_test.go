@@ -438,11 +438,11 @@ func fullResults(t *testing.T, passes int, purego string) string {
 		return out
 	}
 	var randpNames, peerNames []string
-	for _, s := range goReadSizes {
+	for _, s := range contestants.Go.DcrdSizes {
 		for _, p := range []string{"StdlibRead", "RandpRead", "RandpReadUnbuffered", "ChaCha8Read", "AESCTRRead"} {
-			randpNames = append(randpNames, p+"/"+s.name)
+			randpNames = append(randpNames, p+"/"+s)
 		}
-		peerNames = append(peerNames, "GetrandomRead/"+s.name, "UnpredictableRead/"+s.name)
+		peerNames = append(peerNames, "GetrandomRead/"+s, "UnpredictableRead/"+s)
 	}
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		for _, im := range []string{"Randp", "CryptoRand", "AESCTR", "ChaCha8"} {
