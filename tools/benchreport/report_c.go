@@ -54,16 +54,26 @@ func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
 	return faster, len(pairs)
 }
 
+// processes is "N of M": the processes in which randp was the faster of
+// the M that measured it and planet36/randp in the C table tbl
+// ("fill_256B/"), or "" when none did.
+func (r *report) processes(tbl string) string {
+	if fast, of := r.perProcess(tbl+"randp", tbl+"planet36"); of > 0 {
+		return fmt.Sprintf("%d of %d", fast, of)
+	}
+	return ""
+}
+
+// cHead is a C contestant's column head.
+func (r *report) cHead(key string) string {
+	return r.label(or(contestants.C[key].Head, contestants.C[key].Short), nil)
+}
+
 func (r *report) cTables() {
 	c := r.res.c
 	stamp := chartStamp(r.res.run)
 
-	r.text("c_sweep")
-	head := []string{"Size"}
-	for _, k := range contestants.Rows["fill_by_size"] {
-		head = append(head, r.label(or(contestants.C[k].Head, contestants.C[k].Short), nil))
-	}
-	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
+	r.text("c_sweep", "Rows", contestants.Rows["fill_by_size"], "Sizes", cFillSizes())
 	var lines []series
 	for i, k := range contestants.Rows["fill_by_size"] {
 		s := series{legend: contestants.C[k].Short, color: palette[i%len(palette)]}
@@ -72,22 +82,6 @@ func (r *report) cTables() {
 		}
 		lines = append(lines, s)
 	}
-	for _, n := range cFillSizes() {
-		name := "fill_" + sizeName(n) + "/"
-		cells := []string{fmtBytes(n)}
-		for _, k := range contestants.Rows["fill_by_size"] {
-			cells = append(cells, timeCell(c.get(name+k), r.cWhy(k)))
-		}
-		fast, of := r.perProcess(name+"randp", name+"planet36")
-		proc := ""
-		if of > 0 {
-			proc = fmt.Sprintf("%d of %d", fast, of)
-		}
-		cells = append(cells, r.vs(h("CSweep"), "C fill "+fmtBytes(n)+" per call: planet36/randp", c.get(name+"randp"), c.get(name+"planet36")), proc,
-			r.vs(h("CSweep"), "C fill "+fmtBytes(n)+" per call: the vDSO getrandom", c.get(name+"randp"), c.get(name+"getrandom_vdso")))
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 	r.cFillByOffset()
 	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
