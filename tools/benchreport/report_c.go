@@ -86,28 +86,7 @@ func (r *report) cTables() {
 	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
 
-	r.text("c_fill", "Runs", refs.Planet36)
-	for _, sz := range []float64{256, 1 << 20} {
-		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz))
-		base := c.get("fill_" + sizeName(sz) + "/randp")
-		t := &table{head: refHeads(sz == 256, "Function", "Time to generate 4 GiB", "Throughput", "randp is")}
-		for _, k := range contestants.Rows["fill_4gib"] {
-			s := c.get("fill_" + sizeName(sz) + "/" + k)
-			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
-			if s.ok() {
-				cells[1], cells[2] = fill4GiB(s, sz), gbps(s, sz)
-				if k != "randp" {
-					cells[3] = compare(base, s)
-				}
-			}
-			if sz == 256 {
-				cells = append(cells, refCells("fill", k)...)
-			}
-			t.row(cells...)
-		}
-		r.p("%s\n", t)
-	}
-
+	r.text("c_fill", "Runs", refs.Planet36, "Rows", contestants.Rows["fill_4gib"], "Sizes", []float64{256, 1 << 20})
 	r.text("c_u32")
 	r.cWordTable("u32")
 	r.text("c_u32_after")

@@ -22,7 +22,7 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ok": stat.ok, "cell": timeCell, "gbps": gbps, "compare": compare, "scaling": scaling, "pct": pct,
 	"per": per, "per32": per32, "plus": plus, "div": func(a, b float64) float64 { return a / b },
 	"findRef": findRef, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
-	"frameKind": frameKind, "sweepStat": sweepStat, "sizeName": sizeName,
+	"frameKind": frameKind, "sweepStat": sweepStat, "sizeName": sizeName, "fill4GiB": fill4GiB, "refCells": refCells,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
 // reportFuncs are the template functions that read the run of r:
@@ -30,13 +30,13 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 // (why a C contestant has no rows), vs (compare, recording a loss),
 // hasFlags (whether the CPU has a backend's flags), cThreads and
 // rustThreads (a row of one thread against two), goStat and goMem (a Go
-// row's benchmark, from the test binary that ran it), cHead (a C
-// contestant's column head), processes (randp's wins of a C table's
+// row's benchmark, from the test binary that ran it), cHead and cLabel (a C
+// contestant's column head and row label), processes (randp's wins of a C table's
 // processes against planet36/randp) and peerWhy (why a peer is missing,
 // or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
-		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem, "cHead": r.cHead, "processes": r.processes,
+		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem, "cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes,
 		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
