@@ -190,35 +190,9 @@ func keyOf(name string) string {
 // c_rows.<group>), with planet36/randp's README runs as reference columns
 // on the rows of the functions they measured, when any row has one.
 func (r *report) cWordTable(group string) {
-	c := r.res.c
-	base := c.get(group + "/randp")
 	keys := contestants.Rows[group]
 	withRefs := slices.ContainsFunc(keys, func(k string) bool { return contestants.C[k].Ref[group] != "" })
-	t := &table{head: refHeads(withRefs, "Function", "Time per call", "randp is")}
-	for _, k := range keys {
-		s := c.get(group + "/" + k)
-		cells := []string{r.cLabel(group, k), timeCell(s, r.cWhy(k)), ""}
-		if k != "randp" && s.ok() {
-			cells[2] = r.vs(h(contestants.Groups[group].Heading), "C "+group+": "+cShortOr(k), base, s)
-		}
-		if withRefs {
-			cells = append(cells, refCells(group, k)...)
-		}
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
-}
-
-// refHeads is a table's head, with a column per planet36/randp README run
-// when withRefs.
-func refHeads(withRefs bool, head ...string) []string {
-	for _, run := range refs.Planet36 {
-		if !withRefs {
-			break
-		}
-		head = append(head, "reference: "+run.Date)
-	}
-	return head
+	r.text("c_words", "Group", group, "Rows", keys, "Refs", withRefs, "Runs", refs.Planet36, "Heading", h(contestants.Groups[group].Heading))
 }
 
 // refCells is C contestant key's reference cells in a table of group, one
