@@ -162,15 +162,9 @@ func sweepStat(set *goSet, impl string, n float64) stat {
 // goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
 func (r *report) goPureTables() {
 	set, why := r.res.purego()
-	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation())
+	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation(), "Set", set, "Go", contestants.Go)
 	if set == nil {
 		return
 	}
-	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
-	for _, row := range contestants.Go.Purego {
-		a, b := set.get(row.Name), set.get(row.Rival)
-		t.row(row.Label, timeCell(a, ""), row.RivalLabel, timeCell(b, ""), r.vs(h("GoPure"), "Go pure-Go "+row.Label+": "+row.RivalLabel, a, b))
-	}
-	r.p("%s\n", t)
 	r.goSweep(set, h("GoPure")+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
 }

@@ -22,7 +22,7 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ok": stat.ok, "cell": timeCell, "gbps": gbps, "compare": compare, "scaling": scaling, "pct": pct,
 	"per": per, "per32": per32, "plus": plus, "div": func(a, b float64) float64 { return a / b },
 	"findRef": findRef, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
-	"frameKind": frameKind, "sweepStat": sweepStat, "sizeName": sizeName, "fill4GiB": fill4GiB, "refCells": refCells, "cShort": cShortOr,
+	"frameKind": frameKind, "sweepStat": sweepStat, "get": (*goSet).get, "sizeName": sizeName, "fill4GiB": fill4GiB, "refCells": refCells, "cShort": cShortOr,
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
 // reportFuncs are the template functions that read the run of r:
