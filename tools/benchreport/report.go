@@ -24,7 +24,7 @@ type report struct {
 
 // loss is one comparison of the report in which randp is slower.
 type loss struct {
-	what, verdict, heading string
+	What, Verdict, Heading string
 }
 
 func (r *report) p(format string, args ...any) { fmt.Fprintf(&r.b, format, args...) }
@@ -198,37 +198,33 @@ func boldRatio(v string) string {
 	return v
 }
 
-// lossList is every comparison of the report in which randp is slower,
-// after the call sizes at which randp wins or loses against planet36/randp.
+// lossList is every comparison of the report in which randp is slower
+// (the first of each), after the call sizes at which randp wins or loses
+// against planet36/randp.
 func (r *report) lossList() {
-	r.text("losses")
-	r.fillVerdicts()
-	if len(r.losses) == 0 {
-		r.p("In this run on the %s, randp is significantly slower in no comparison of this report.\n\n", r.cpuName())
-		return
-	}
-	r.p("Every comparison of this report in which randp is significantly slower (the intervals do not overlap), on the %s:\n\n", r.cpuName())
-	t := &table{head: []string{"Where", "randp is"}}
+	var losses []loss
 	seen := map[string]bool{}
 	for _, l := range r.losses {
-		if seen[l.what] {
-			continue
+		if !seen[l.What] {
+			seen[l.What] = true
+			losses = append(losses, l)
 		}
-		seen[l.what] = true
-		t.row(link(l.what, l.heading), "**"+l.verdict+"**")
 	}
-	r.p("%s\n", t)
+	r.text("losses", "Fill", r.fillVerdicts(), "Turns", r.res.c.turnsNote(), "Losses", losses)
 }
 
-// fillVerdicts groups the C fill sizes 16 B .. 1 MiB by randp's verdict
-// against planet36/randp.
-func (r *report) fillVerdicts() {
+// fillVerdict is the C fill sizes 16 B .. 1 MiB at which randp has one
+// verdict against planet36/randp, each with the processes randp won.
+type fillVerdict struct{ Label, Sizes string }
+
+// fillVerdicts groups the C fill sizes by randp's verdict against
+// planet36/randp: slower, no significant difference, faster.
+func (r *report) fillVerdicts() []fillVerdict {
 	if r.res.peers["planet36-randp"] != "" {
-		return
+		return nil
 	}
 	groups := map[string][]string{}
-	for n := 16.0; n <= 1<<20; n *= 2 {
-		name := r.res.c.fillTable(n)
+	for _, n := range sweepSizes() {
 		ratio, sep, _ := r.fillRatio(n)
 		var v string
 		switch {
@@ -237,31 +233,23 @@ func (r *report) fillVerdicts() {
 		case !sep:
 			v = "no significant difference"
 		case ratio < 1:
-			v = "slower"
+			v = "**slower**"
 		default:
 			v = "faster"
 		}
 		cell := fmtBytes(n)
-		if f, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {
-			cell += fmt.Sprintf(" (%d of %d)", f, of)
+		if p := r.processes(r.res.c.fillTable(n)); p != "" {
+			cell += " (" + p + ")"
 		}
 		groups[v] = append(groups[v], cell)
 	}
-	if len(groups) == 0 {
-		return
-	}
-	r.p("C fill against planet36/randp (3 AES rounds) by call size, on the %s", r.cpuName())
-	if note := r.res.c.turnsNote(); note != "" {
-		r.p(", %s", note)
-	}
-	r.p("; in parentheses, the processes in which randp was the faster:\n\n")
-	for _, v := range []string{"slower", "no significant difference", "faster"} {
+	var out []fillVerdict
+	for _, v := range []string{"**slower**", "no significant difference", "faster"} {
 		if len(groups[v]) > 0 {
-			label := map[string]string{"slower": "**slower**", "faster": "faster", "no significant difference": "no significant difference"}[v]
-			r.p("- %s: %s\n", label, strings.Join(groups[v], ", "))
+			out = append(out, fillVerdict{v, strings.Join(groups[v], ", ")})
 		}
 	}
-	r.p("\n")
+	return out
 }
 
 // costs is what a user takes on with randp, beside the speed.

@@ -948,7 +948,7 @@ func TestFillTurns(t *testing.T) {
 	if f, of := r.perProcess("fill_turns_2KiB/randp", "fill_turns_2KiB/planet36"); f != 1 || of != len(times) {
 		t.Errorf("perProcess = %d of %d, want 1 of %d", f, of, len(times))
 	}
-	r.fillVerdicts()
+	r.lossList()
 	out := r.b.String()
 	if v, sep, paired := r.fillRatio(128); !paired || !sep || math.Abs(v-1.1) > 1e-9 {
 		t.Errorf("fillRatio(128 B) = %v, %v, %v; want the paired 1.1, significant", v, sep, paired)
