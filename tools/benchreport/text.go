@@ -17,12 +17,17 @@ import (
 var templateFS embed.FS
 
 var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
-	"ns": ns, "sig": sig, "spread": spread, "fmtBytes": fmtBytes, "size": parseSize, "anchor": anchor, "link": link,
-	"dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted, "printf": fmt.Sprintf,
-	"ok": stat.ok, "cell": timeCell, "gbps": gbps, "compare": compare, "scaling": scaling, "pct": pct,
-	"per": per, "per32": per32, "plus": plus, "div": func(a, b float64) float64 { return a / b },
-	"findRef": findRef, "dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
-	"frameKind": frameKind, "sweepStat": sweepStat, "get": (*goSet).get, "sizeName": sizeName, "fill4GiB": fill4GiB, "refCells": refCells, "cShort": cShortOr,
+	// Formatting.
+	"ns": ns, "sig": sig, "spread": spread, "cell": timeCell, "gbps": gbps, "fill4GiB": fill4GiB, "pct": pct,
+	"per": per, "per32": per32, "fmtBytes": fmtBytes, "size": parseSize, "sizeName": sizeName,
+	"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
+	"frameKind": frameKind, "printf": fmt.Sprintf,
+	// Values and verdicts.
+	"ok": stat.ok, "plus": plus, "div": func(a, b float64) float64 { return a / b },
+	"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
+	// Names and references.
+	"cShort": cShortOr, "refCells": refCells, "findRef": findRef,
+	"dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
 // reportFuncs are the template functions that read the run of r:
@@ -30,13 +35,14 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 // (why a C contestant has no rows), vs (compare, recording a loss),
 // hasFlags (whether the CPU has a backend's flags), cThreads and
 // rustThreads (a row of one thread against two), goStat and goMem (a Go
-// row's benchmark, from the test binary that ran it), cHead and cLabel (a C
-// contestant's column head and row label), processes (randp's wins of a C table's
-// processes against planet36/randp) and peerWhy (why a peer is missing,
-// or "").
+// row's benchmark, from the test binary that ran it), cHead and cLabel (a
+// C contestant's column head and row label), processes (randp's wins of a
+// C table's processes against planet36/randp) and peerWhy (why a peer is
+// missing, or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
-		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem, "cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes,
+		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem,
+		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes,
 		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
@@ -64,31 +70,4 @@ func (r *report) text(name string, kv ...any) {
 	if err := r.tmpl.ExecuteTemplate(&r.b, name, data); err != nil {
 		panic(fmt.Sprintf("benchreport: template %s: %v", name, err))
 	}
-}
-
-//go:embed data/headings.toml
-var headingsTOML string
-
-// headings are the section headings by the names templates use (.H.Method).
-var headings = mustParse("headings.toml", headingsTOML, func(text string) (map[string]string, error) {
-	h := map[string]string{}
-	if err := decodeTOML(text, &h); err != nil {
-		return nil, err
-	}
-	for k, v := range h {
-		if v == "" {
-			return nil, fmt.Errorf("heading %s is empty", k)
-		}
-	}
-	return h, nil
-})
-
-// h is the heading of that name; a name data/headings.toml lacks is a bug
-// of the code that asks for it.
-func h(name string) string {
-	v, ok := headings[name]
-	if !ok {
-		panic("benchreport: no heading " + name + " in data/headings.toml")
-	}
-	return v
 }
