@@ -30,6 +30,7 @@ type contestantData struct {
 		Fill       [][2]string `toml:"fill"`
 		Words      [][2]string `toml:"words"`
 	} `toml:"rust"`
+	Peers    []string `toml:"peers"`
 	Backends []struct {
 		Name  string   `toml:"name"`
 		Flags []string `toml:"flags"`
@@ -116,8 +117,8 @@ func parseContestants(text string) (*contestantData, error) {
 			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
 		}
 	}
-	if len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
-		return nil, fmt.Errorf("no backend, go.funcs or go.dcrd_sizes")
+	if len(c.Peers) == 0 || len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
+		return nil, fmt.Errorf("no peers, backend, go.funcs or go.dcrd_sizes")
 	}
 	g := c.Go
 	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel, "sweep": g.Sweep} {

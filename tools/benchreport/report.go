@@ -261,17 +261,9 @@ func (r *report) costs() {
 // ---- how it was measured ----
 
 func (r *report) method() {
-	var ps []string
-	for _, p := range []string{"planet36-randp", "dcrd-crypto-rand", "unpredictable"} {
-		if why := r.res.peers[p]; why != "" {
-			ps = append(ps, p+" (not measured: "+why+")")
-		} else {
-			ps = append(ps, p+" (measured; "+or(peerSource(r.res.peerFrom[p]), "source not recorded")+")")
-		}
-	}
-	r.text("method", "Hypervisor", strings.Contains(" "+r.res.run["cpu_flags"]+" ", " hypervisor "),
+	r.text("method", "PeerNames", contestants.Peers, "Peers", r.res.peers, "PeerFrom", r.res.peerFrom, "Hypervisor", strings.Contains(" "+r.res.run["cpu_flags"]+" ", " hypervisor "),
 		"Impl", r.res.goRandp.implementation(), "PuregoStatus", r.res.puregoStatus, "BuildType", r.res.c.buildType(),
-		"OpenSSL", r.res.ceil.OpenSSLVersion, "Peers", strings.Join(ps, ", "), "Syscall", syscallSummary(r.res.syscallCheck))
+		"OpenSSL", r.res.ceil.OpenSSLVersion, "Syscall", syscallSummary(r.res.syscallCheck))
 }
 
 // syscallSummary is the seccomp test's verdict, from its output.

@@ -26,7 +26,7 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ok": stat.ok, "plus": plus, "div": func(a, b float64) float64 { return a / b },
 	"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
 	// Names and references.
-	"cShort": cShortOr, "refCells": refCells, "findRef": findRef,
+	"cShort": cShortOr, "peerSource": peerSource, "refCells": refCells, "findRef": findRef,
 	"dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
