@@ -152,42 +152,31 @@ func (r *report) glibcLabel(fn string) string {
 // ---- the first screen ----
 
 type summaryRow struct {
-	you, work   string
-	rival, mine stat
-	why         string // why the rival is not measured
-	heading     string
+	You, Work   string
+	Rival, Mine stat
+	Why         string // why the rival is not measured
+	Heading     string
 }
 
 func (r *report) summary() {
-	r.text("summary")
 	groups := r.summaryGroups()
-	for _, g := range groups {
-		r.p("%s\n\n", g.title)
-		r.summaryTable(g.rows)
-	}
+	r.text("summary", "Groups", groups)
 	r.everyCPU(groups)
 }
 
 // summaryGroup is one language's rows of the first screen.
 type summaryGroup struct {
-	title string
-	rows  []summaryRow
+	Title string
+	Rows  []summaryRow
 }
 
-// verdict is how randp compares with the rival of the row.
-func (row summaryRow) verdict() string {
-	if !row.rival.ok() || !row.mine.ok() {
-		return notMeasured(row.why)
+// Verdict is how randp compares with the rival of the row, a ratio in
+// bold, "—" when there is none.
+func (row summaryRow) Verdict() string {
+	if !row.Rival.ok() || !row.Mine.ok() {
+		return or(notMeasured(row.Why), "—")
 	}
-	return compare(row.mine, row.rival)
-}
-
-func (r *report) summaryTable(rows []summaryRow) {
-	t := &table{head: []string{"If you use today", "for", "it takes", "randp takes", "randp is"}}
-	for _, row := range rows {
-		t.row(row.you, row.work, ns(row.rival.Center), ns(row.mine.Center), link(or(boldRatio(row.verdict()), "—"), row.heading))
-	}
-	r.p("%s\n", t)
+	return or(boldRatio(compare(row.Mine, row.Rival)), "—")
 }
 
 // boldRatio makes a ratio stand out; other verdicts stay plain.
