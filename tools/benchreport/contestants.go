@@ -30,7 +30,8 @@ type contestantData struct {
 		Fill       [][2]string `toml:"fill"`
 		Words      [][2]string `toml:"words"`
 	} `toml:"rust"`
-	Peers    []string `toml:"peers"`
+	Peers    []string    `toml:"peers"`
+	Sweeps   []sweepSpec `toml:"sweep"`
 	Backends []struct {
 		Name  string   `toml:"name"`
 		Flags []string `toml:"flags"`
@@ -117,7 +118,12 @@ func parseContestants(text string) (*contestantData, error) {
 			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
 		}
 	}
-	if len(c.Peers) == 0 || len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
+	for _, s := range c.Sweeps {
+		if s.Name == "" || s.Title == "" || s.Param == "" || s.Unit == "" || s.Bytes <= 0 {
+			return nil, fmt.Errorf("sweep %q: a name, a title, a param, a unit and bytes", s.Name)
+		}
+	}
+	if len(c.Sweeps) == 0 || len(c.Peers) == 0 || len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
 		return nil, fmt.Errorf("no peers, backend, go.funcs or go.dcrd_sizes")
 	}
 	g := c.Go

@@ -21,12 +21,12 @@ func pct(a, b stat) string {
 
 func (r *report) sweeps() {
 	r.text("sweeps")
-	for _, s := range []struct{ name, title string }{{"num_blocks", "num-blocks"}, {"reseed_countdown", "reseed-countdown"}} {
-		t, err := sweepTable(r.res.crit, s.name)
+	for _, s := range contestants.Sweeps {
+		t, err := sweepTable(r.res.crit, s.Name)
 		if err != nil {
-			r.p("**%s**: not run in this report (%v).\n\n", s.title, err)
+			r.p("**%s**: not run in this report (%v).\n\n", s.Title, err)
 			continue
 		}
-		r.p("**%s**\n\n%s\n", s.title, t)
+		r.p("**%s**\n\n%s\n", s.Title, t)
 	}
 }
