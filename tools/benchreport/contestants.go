@@ -13,23 +13,50 @@ import (
 var contestantsTOML string
 
 type cContestant struct {
-	Label string `toml:"label"`
-	Short string `toml:"short"`
-	U32   string `toml:"u32"`
+	Label string            `toml:"label"`
+	Short string            `toml:"short"`
+	Head  string            `toml:"head"`
+	U32   string            `toml:"u32"`
+	Ref   map[string]string `toml:"ref"`
 }
 
 type contestantData struct {
-	C      map[string]cContestant              `toml:"c"`
-	Groups map[string]struct{ Fn, Per string } `toml:"c_groups"`
-	Rows   map[string][]string                 `toml:"c_rows"`
-	Rust   struct{ Fill, Words [][2]string }   `toml:"rust"`
-	Go     struct {
-		Sources   []goRow `toml:"sources"`
-		Read2MiB  []goRow `toml:"read_2mib"`
-		V2        []goRow `toml:"v2"`
-		ReadSizes []goRow `toml:"read_sizes"`
-		Purego    []goRow `toml:"purego"`
+	C      map[string]cContestant                       `toml:"c"`
+	Groups map[string]struct{ Fn, Per, Heading string } `toml:"c_groups"`
+	Rows   map[string][]string                          `toml:"c_rows"`
+	Rust   struct {
+		FillGroups []rustGroup `toml:"fill_groups"`
+		WordGroups []rustGroup `toml:"word_groups"`
+		Fill       [][2]string `toml:"fill"`
+		Words      [][2]string `toml:"words"`
+	} `toml:"rust"`
+	Peers    []string    `toml:"peers"`
+	Sweeps   []sweepSpec `toml:"sweep"`
+	Backends []struct {
+		Name  string   `toml:"name"`
+		Flags []string `toml:"flags"`
+	} `toml:"backend"`
+	Go struct {
+		Sources   []goRow  `toml:"sources"`
+		Read2MiB  []goRow  `toml:"read_2mib"`
+		V2        []goRow  `toml:"v2"`
+		ReadSizes []goRow  `toml:"read_sizes"`
+		Purego    []goRow  `toml:"purego"`
+		Funcs     []string `toml:"funcs"`
+		DcrdSizes []string `toml:"dcrd_sizes"`
+		Parallel  []goRow  `toml:"parallel"`
+		Sweep     []goRow  `toml:"sweep"`
 	} `toml:"go"`
+}
+
+// rustGroup is one Rust table: data/contestants.toml says what each field
+// means.
+type rustGroup struct {
+	Group string  `toml:"group"`
+	Title string  `toml:"title"`
+	Size  float64 `toml:"size"`
+	Base  string  `toml:"base"`
+	Label string  `toml:"label"`
 }
 
 // goRow is a row (or column) of a Go table: data/contestants.toml says what
@@ -42,6 +69,8 @@ type goRow struct {
 	Label      string `toml:"label"`
 	Rival      string `toml:"rival"`
 	RivalLabel string `toml:"rival_label"`
+	Verdict    string `toml:"verdict"`
+	AES        bool   `toml:"aes"`
 }
 
 // set is the results of the test binary that ran the row, and why the
@@ -50,15 +79,7 @@ func (g goRow) set(res *results) (*goSet, string) {
 	return map[string]*goSet{"": res.goRandp, "peers": res.goPeers, "dcrd": res.goDcrd}[g.Set], res.peers[g.Peer]
 }
 
-var contestants *contestantData
-
-func init() {
-	c, err := parseContestants(contestantsTOML)
-	if err != nil {
-		panic("benchreport: data/contestants.toml: " + err.Error())
-	}
-	contestants = c
-}
+var contestants = mustParse("contestants.toml", contestantsTOML, parseContestants)
 
 // parseContestants decodes the contestants and checks them against the
 // schema: every row order names described contestants, every label parses.
@@ -77,24 +98,43 @@ func parseContestants(text string) (*contestantData, error) {
 			}
 		}
 	}
+	for name, g := range c.Groups {
+		if g.Fn == "" || headings[g.Heading] == "" {
+			return nil, fmt.Errorf("c_groups.%s: no fn or an unknown heading %q", name, g.Heading)
+		}
+	}
 	for k, ct := range c.C {
-		for _, s := range []string{ct.Label, ct.U32} {
+		for _, s := range []string{ct.Label, ct.U32, ct.Head} {
 			if _, err := template.New(k).Funcs(labelFuncs(nil)).Parse(s); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if len(c.Rust.Fill) == 0 || len(c.Rust.Words) == 0 {
-		return nil, fmt.Errorf("no rust.fill or rust.words rows")
+	if len(c.Rust.Fill) == 0 || len(c.Rust.Words) == 0 || len(c.Rust.FillGroups) == 0 || len(c.Rust.WordGroups) == 0 {
+		return nil, fmt.Errorf("no rust.fill, rust.words, rust.fill_groups or rust.word_groups")
+	}
+	for _, g := range append(c.Rust.FillGroups, c.Rust.WordGroups...) {
+		if g.Group == "" || g.Title == "" || (g.Size == 0) == (g.Base == "" || g.Label == "") {
+			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
+		}
+	}
+	for _, s := range c.Sweeps {
+		if s.Name == "" || s.Title == "" || s.Param == "" || s.Unit == "" || s.Bytes <= 0 {
+			return nil, fmt.Errorf("sweep %q: a name, a title, a param, a unit and bytes", s.Name)
+		}
+	}
+	if len(c.Sweeps) == 0 || len(c.Peers) == 0 || len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
+		return nil, fmt.Errorf("no peers, backend, go.funcs or go.dcrd_sizes")
 	}
 	g := c.Go
-	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego} {
+	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel, "sweep": g.Sweep} {
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("no go.%s rows", name)
 		}
 		for _, row := range rows {
-			if row.Name == "" || (row.Set != "" && row.Set != "peers" && row.Set != "dcrd") {
-				return nil, fmt.Errorf("go.%s: a row without a name or with an unknown set %q", name, row.Set)
+			if row.Name == "" || (row.Set != "" && row.Set != "peers" && row.Set != "dcrd") ||
+				(row.Verdict != "" && row.Verdict != "none" && row.Verdict != "plain") {
+				return nil, fmt.Errorf("go.%s: a row without a name or with an unknown set %q or verdict %q", name, row.Set, row.Verdict)
 			}
 		}
 	}

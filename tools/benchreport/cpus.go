@@ -99,25 +99,25 @@ func (r *report) everyCPU(groups []summaryGroup) {
 	}
 	r.text("every_cpu", "Root", r.resultsRoot, "Runs", list)
 	for gi, g := range groups {
-		r.p("%s\n\n", g.title)
+		r.p("%s\n\n", g.Title)
 		head := []string{"If you use today", "for"}
 		for _, run := range runs {
 			head = append(head, shortCPU(run.run))
 		}
 		t := &table{head: head}
-		rows := append([]summaryRow(nil), g.rows...)
+		rows := append([]summaryRow(nil), g.Rows...)
 		for _, og := range others {
-			for _, row := range og[gi].rows {
+			for _, row := range og[gi].Rows {
 				if _, ok := findRow(rows, row); !ok {
 					rows = append(rows, row)
 				}
 			}
 		}
 		for _, row := range rows {
-			cells := []string{row.you, row.work}
+			cells := []string{row.You, row.Work}
 			for _, rs := range append([][]summaryGroup{groups}, others...) {
-				if i, ok := findRow(rs[gi].rows, row); ok {
-					cells = append(cells, or(boldRatio(rs[gi].rows[i].verdict()), "—"))
+				if i, ok := findRow(rs[gi].Rows, row); ok {
+					cells = append(cells, rs[gi].Rows[i].Verdict())
 				} else {
 					cells = append(cells, "—")
 				}
@@ -131,7 +131,7 @@ func (r *report) everyCPU(groups []summaryGroup) {
 // findRow is the index of the row doing the same work as row.
 func findRow(rows []summaryRow, row summaryRow) (int, bool) {
 	for i, x := range rows {
-		if x.you == row.you && x.work == row.work {
+		if x.You == row.You && x.Work == row.Work {
 			return i, true
 		}
 	}

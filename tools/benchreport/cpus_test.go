@@ -35,7 +35,7 @@ func TestRunsPerCPU(t *testing.T) {
 		t.Fatalf("runs = %v, want amd-26-2 (newest) then intel-6-167", []string{runs[0].dir, runs[len(runs)-1].dir})
 	}
 	md := (&report{res: runs[0].res, resultsDir: runs[0].dir, resultsRoot: ".", others: runs[1:], charts: map[string]string{}}).markdown()
-	every := md[strings.Index(md, "### "+hEveryCPU):strings.Index(md, "## "+hLosses)]
+	every := md[strings.Index(md, "### "+h("EveryCPU")):strings.Index(md, "## "+h("Losses"))]
 	for _, want := range []string{
 		"| If you use today | for | AMD EPYC, Zen 5 (family 26 model 2) | AMD EPYC, Zen 5 (family 6 model 167) |",
 		"raw outputs in [amd-26-2](amd-26-2)", "raw outputs in [intel-6-167](intel-6-167)",
@@ -45,8 +45,8 @@ func TestRunsPerCPU(t *testing.T) {
 			t.Errorf("the verdicts on every CPU lack %q:\n%s", want, every)
 		}
 	}
-	if strings.Count(md, "## "+hRust) != 1 {
-		t.Errorf("the full tables appear %d times, want once (the newest run's)", strings.Count(md, "## "+hRust))
+	if strings.Count(md, "## "+h("Rust")) != 1 {
+		t.Errorf("the full tables appear %d times, want once (the newest run's)", strings.Count(md, "## "+h("Rust")))
 	}
 
 	// A run filed under another CPU's folder.
@@ -62,7 +62,7 @@ func TestRunsPerCPU(t *testing.T) {
 		t.Fatalf("one run: %d runs, %v", len(runs), err)
 	}
 	md = (&report{res: runs[0].res, charts: map[string]string{}}).markdown()
-	if strings.Contains(md, hEveryCPU) {
+	if strings.Contains(md, h("EveryCPU")) {
 		t.Error("a single run renders the every-CPU section")
 	}
 }

@@ -130,3 +130,14 @@ func (t *table) String() string {
 	}
 	return b.String()
 }
+
+// fmtMs writes a time in ms with three significant digits at most.
+func fmtMs(v float64) string {
+	if v <= 0 {
+		return "—"
+	}
+	if v >= 100 {
+		return fmt.Sprintf("%.0f ms", v)
+	}
+	return fmt.Sprintf("%.1f ms", v)
+}

@@ -86,10 +86,10 @@ func TestSpreadAndRates(t *testing.T) {
 
 func TestAnchor(t *testing.T) {
 	for h, want := range map[string]string{
-		hGoRead:   "#go-read-at-decred-dcrds-sizes",
-		hCThreads: "#c-two-threads-and-one-generator-behind-a-mutex",
-		hCSweep:   "#c-fill-by-call-size-4-b-to-1-mib",
-		hCeiling:  "#the-aes-256-ctr-ceiling-of-this-cpu",
+		h("GoRead"):   "#go-read-at-decred-dcrds-sizes",
+		h("CThreads"): "#c-two-threads-and-one-generator-behind-a-mutex",
+		h("CSweep"):   "#c-fill-by-call-size-4-b-to-1-mib",
+		h("Ceiling"):  "#the-aes-256-ctr-ceiling-of-this-cpu",
 	} {
 		if got := anchor(h); got != want {
 			t.Errorf("anchor(%q) = %q, want %q", h, got, want)

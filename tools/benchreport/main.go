@@ -8,11 +8,13 @@
 //
 // What the report says beside the numbers is data, not code: data/*.toml
 // holds the speed targets (targets.toml), the first screen's rows
-// (summary.toml), the contestants' names and the tables' row orders
-// (contestants.toml), the reference documents' numbers (references.toml)
-// and the x86 cores a run names (microarchitectures.toml), each checked
-// against its schema when the program starts; templates/*.tmpl holds the
-// prose, executed with the values the code computes. Both are embedded.
+// (summary.toml), the contestants' names, the tables' row orders and the
+// README functions they quote (contestants.toml), the reference
+// documents' numbers (references.toml), the section headings
+// (headings.toml) and the x86 cores a run names (microarchitectures.toml),
+// each checked against its schema when the program starts;
+// templates/*.tmpl holds the prose and the tables of fixed rows, executed
+// with the values the code computes. Both are embedded.
 // TestGoldenReport renders the committed results and compares the bytes
 // with the committed BENCHMARKS.md and charts.
 //
@@ -54,12 +56,7 @@ func main() {
 		cpuDirOf   = flag.String("cpu-dir", "", "print the folder name (vendor-family-model) of the CPU this run record names and exit")
 	)
 	flag.Parse()
-	at := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(*root, p)
-	}
+	at := func(p string) string { return under(*root, p) }
 	switch {
 	case *cpuDirOf != "":
 		run, err := loadRunInfo(at(*cpuDirOf))
@@ -141,12 +138,6 @@ func main() {
 // (file name -> SVG); out and chartDir, relative to root, place the links.
 // A chart that cannot be drawn is an error outside smoke mode.
 func renderReport(root, results, out, chartDir string, smoke, allowDirty bool) (string, map[string]string, error) {
-	at := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(root, p)
-	}
 	runs, err := loadRuns(root, results, smoke)
 	if err != nil {
 		return "", nil, err
@@ -156,7 +147,7 @@ func renderReport(root, results, out, chartDir string, smoke, allowDirty bool) (
 			return "", nil, fmt.Errorf("%s: %w", run.dir, err)
 		}
 	}
-	chartRel, err := filepath.Rel(filepath.Dir(at(out)), at(chartDir))
+	chartRel, err := filepath.Rel(filepath.Dir(under(root, out)), under(root, chartDir))
 	if err != nil {
 		return "", nil, err
 	}
@@ -167,6 +158,14 @@ func renderReport(root, results, out, chartDir string, smoke, allowDirty bool) (
 		return "", nil, fmt.Errorf("charts: %s", strings.Join(r.chartErrs, "; "))
 	}
 	return md, r.charts, nil
+}
+
+// under is path p relative to root, or p when it is absolute.
+func under(root, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, p)
 }
 
 func fatal(err error) {

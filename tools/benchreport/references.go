@@ -28,15 +28,23 @@ type seed002Run struct {
 	LtMps map[string]float64 `toml:"lt_mps"`
 }
 
-// lt is the bounded-u32 time per call in ns, whichever way the run gave it.
-func (s seed002Run) lt(key string) (float64, bool) {
-	if v, ok := s.LtNs[key]; ok {
-		return v, true
+// cell is the run's number for the README function key in a table of
+// group ("fill": ms to fill 4 GiB; "u32", "lt_u32": ns per call, the
+// bounded ones whichever way the run gave them), or "".
+func (s seed002Run) cell(group, key string) string {
+	if key == "" {
+		return ""
 	}
-	if v, ok := s.LtMps[key]; ok && v > 0 {
-		return 1e3 / v, true
+	if v, ok := map[string]map[string]float64{"fill": s.FillMs, "u32": s.U32Ns, "lt_u32": s.LtNs}[group][key]; ok {
+		if group == "fill" {
+			return fmtMs(v)
+		}
+		return ns(v)
 	}
-	return 0, false
+	if v, ok := s.LtMps[key]; ok && v > 0 && group == "lt_u32" {
+		return ns(1e3 / v)
+	}
+	return ""
 }
 
 // seed003Row is one line of "How slow are decent random numbers?".
@@ -78,13 +86,9 @@ type references struct {
 	} `toml:"rdrand_patch"`
 }
 
-var refs references
-
-func init() {
-	if err := parseReferences(referencesTOML, &refs); err != nil {
-		panic("benchreport: data/references.toml: " + err.Error())
-	}
-}
+var refs = mustParse("references.toml", referencesTOML, func(text string) (r references, err error) {
+	return r, parseReferences(text, &r)
+})
 
 // parseReferences decodes the references into ref and checks them against
 // the schema: no key the types do not name, every document and field there.
@@ -119,6 +123,16 @@ func parseReferences(text string, ref *references) error {
 	return nil
 }
 
+// mustParse is a data file's text parsed and checked by parse: a data file
+// that fails its schema stops the program as it starts.
+func mustParse[T any](file, text string, parse func(string) (T, error)) T {
+	v, err := parse(text)
+	if err != nil {
+		panic("benchreport: data/" + file + ": " + err.Error())
+	}
+	return v
+}
+
 // decodeTOML decodes a data file into v and refuses a key v does not name.
 func decodeTOML(text string, v any) error {
 	md, err := toml.Decode(text, v)
@@ -131,14 +145,14 @@ func decodeTOML(text string, v any) error {
 	return nil
 }
 
-// seed003Ref finds a row of one of the article's runs.
-func seed003Ref(rows []seed003Row, name string) (seed003Row, bool) {
-	for _, r := range rows {
-		if r.Name == name {
-			return r, true
+// findRef is the row of one of the article's runs with that name, or nil.
+func findRef(rows []seed003Row, name string) *seed003Row {
+	for i := range rows {
+		if rows[i].Name == name {
+			return &rows[i]
 		}
 	}
-	return seed003Row{}, false
+	return nil
 }
 
 // seed000Ref finds one of dcrd's rows.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"text/template"
 	"unicode"
 )
 
@@ -18,11 +19,12 @@ type report struct {
 	chartErrs   []string
 	losses      []loss // every comparison in which randp is significantly slower
 	b           strings.Builder
+	tmpl        *template.Template // templates, with reportFuncs bound to this report
 }
 
 // loss is one comparison of the report in which randp is slower.
 type loss struct {
-	what, verdict, heading string
+	What, Verdict, Heading string
 }
 
 func (r *report) p(format string, args ...any) { fmt.Fprintf(&r.b, format, args...) }
@@ -36,33 +38,6 @@ func (r *report) vs(heading, what string, randp, rival stat) string {
 	}
 	return v
 }
-
-// Section headings, linked from the first screen.
-const (
-	hSummary  = "If you use X today"
-	hEveryCPU = "On every CPU kept"
-	hLosses   = "Where randp is slower"
-	hCost     = "What adopting randp costs"
-	hBars     = "Speed targets"
-	hCSweep   = "C: fill by call size, 4 B to 1 MiB"
-	hCFill    = "C: fill 4 GiB (planet36/randp's table)"
-	hCWords   = "C: one uniform word per call"
-	hCLt      = "C: a uniform uint32_t below a bound"
-	hRdrand   = "RDRAND against a getrandom extraction (the kernel's RDRAND patch)"
-	hCThreads = "C: two threads, and one generator behind a mutex"
-	hRust     = "Rust: randp's API beside rand and getrandom"
-	hCeiling  = "The AES-256-CTR ceiling of this CPU"
-	hBackends = "randp on each keystream backend this CPU runs"
-	hGoSrc    = "Go: math/rand sources that cannot be seeded"
-	hGoV2     = "Go: math/rand/v2 sources"
-	hGoRead   = "Go: Read at decred dcrd's sizes"
-	hGoSweep  = "Go: Read by call size, 16 B to 1 MiB"
-	hGoFuncs  = "Go: bounded functions as dcrd measures them"
-	hGoPar    = "Go: package-level functions in parallel"
-	hGoPure   = "Go: the pure-Go path"
-	hSweeps   = "Parameter sweeps"
-	hMethod   = "How this was measured"
-)
 
 // anchor is GitHub's anchor for a heading.
 func anchor(h string) string {
@@ -177,42 +152,31 @@ func (r *report) glibcLabel(fn string) string {
 // ---- the first screen ----
 
 type summaryRow struct {
-	you, work   string
-	rival, mine stat
-	why         string // why the rival is not measured
-	heading     string
+	You, Work   string
+	Rival, Mine stat
+	Why         string // why the rival is not measured
+	Heading     string
 }
 
 func (r *report) summary() {
-	r.text("summary")
 	groups := r.summaryGroups()
-	for _, g := range groups {
-		r.p("%s\n\n", g.title)
-		r.summaryTable(g.rows)
-	}
+	r.text("summary", "Groups", groups)
 	r.everyCPU(groups)
 }
 
 // summaryGroup is one language's rows of the first screen.
 type summaryGroup struct {
-	title string
-	rows  []summaryRow
+	Title string
+	Rows  []summaryRow
 }
 
-// verdict is how randp compares with the rival of the row.
-func (row summaryRow) verdict() string {
-	if !row.rival.ok() || !row.mine.ok() {
-		return notMeasured(row.why)
+// Verdict is how randp compares with the rival of the row, a ratio in
+// bold, "—" when there is none.
+func (row summaryRow) Verdict() string {
+	if !row.Rival.ok() || !row.Mine.ok() {
+		return or(notMeasured(row.Why), "—")
 	}
-	return compare(row.mine, row.rival)
-}
-
-func (r *report) summaryTable(rows []summaryRow) {
-	t := &table{head: []string{"If you use today", "for", "it takes", "randp takes", "randp is"}}
-	for _, row := range rows {
-		t.row(row.you, row.work, ns(row.rival.Center), ns(row.mine.Center), link(or(boldRatio(row.verdict()), "—"), row.heading))
-	}
-	r.p("%s\n", t)
+	return or(boldRatio(compare(row.Mine, row.Rival)), "—")
 }
 
 // boldRatio makes a ratio stand out; other verdicts stay plain.
@@ -223,37 +187,33 @@ func boldRatio(v string) string {
 	return v
 }
 
-// lossList is every comparison of the report in which randp is slower,
-// after the call sizes at which randp wins or loses against planet36/randp.
+// lossList is every comparison of the report in which randp is slower
+// (the first of each), after the call sizes at which randp wins or loses
+// against planet36/randp.
 func (r *report) lossList() {
-	r.text("losses")
-	r.fillVerdicts()
-	if len(r.losses) == 0 {
-		r.p("In this run on the %s, randp is significantly slower in no comparison of this report.\n\n", r.cpuName())
-		return
-	}
-	r.p("Every comparison of this report in which randp is significantly slower (the intervals do not overlap), on the %s:\n\n", r.cpuName())
-	t := &table{head: []string{"Where", "randp is"}}
+	var losses []loss
 	seen := map[string]bool{}
 	for _, l := range r.losses {
-		if seen[l.what] {
-			continue
+		if !seen[l.What] {
+			seen[l.What] = true
+			losses = append(losses, l)
 		}
-		seen[l.what] = true
-		t.row(link(l.what, l.heading), "**"+l.verdict+"**")
 	}
-	r.p("%s\n", t)
+	r.text("losses", "Fill", r.fillVerdicts(), "Turns", r.res.c.turnsNote(), "Losses", losses)
 }
 
-// fillVerdicts groups the C fill sizes 16 B .. 1 MiB by randp's verdict
-// against planet36/randp.
-func (r *report) fillVerdicts() {
+// fillVerdict is the C fill sizes 16 B .. 1 MiB at which randp has one
+// verdict against planet36/randp, each with the processes randp won.
+type fillVerdict struct{ Label, Sizes string }
+
+// fillVerdicts groups the C fill sizes by randp's verdict against
+// planet36/randp: slower, no significant difference, faster.
+func (r *report) fillVerdicts() []fillVerdict {
 	if r.res.peers["planet36-randp"] != "" {
-		return
+		return nil
 	}
 	groups := map[string][]string{}
-	for n := 16.0; n <= 1<<20; n *= 2 {
-		name := r.res.c.fillTable(n)
+	for _, n := range sweepSizes() {
 		ratio, sep, _ := r.fillRatio(n)
 		var v string
 		switch {
@@ -262,31 +222,23 @@ func (r *report) fillVerdicts() {
 		case !sep:
 			v = "no significant difference"
 		case ratio < 1:
-			v = "slower"
+			v = "**slower**"
 		default:
 			v = "faster"
 		}
 		cell := fmtBytes(n)
-		if f, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {
-			cell += fmt.Sprintf(" (%d of %d)", f, of)
+		if p := r.processes(r.res.c.fillTable(n)); p != "" {
+			cell += " (" + p + ")"
 		}
 		groups[v] = append(groups[v], cell)
 	}
-	if len(groups) == 0 {
-		return
-	}
-	r.p("C fill against planet36/randp (3 AES rounds) by call size, on the %s", r.cpuName())
-	if note := r.res.c.turnsNote(); note != "" {
-		r.p(", %s", note)
-	}
-	r.p("; in parentheses, the processes in which randp was the faster:\n\n")
-	for _, v := range []string{"slower", "no significant difference", "faster"} {
+	var out []fillVerdict
+	for _, v := range []string{"**slower**", "no significant difference", "faster"} {
 		if len(groups[v]) > 0 {
-			label := map[string]string{"slower": "**slower**", "faster": "faster", "no significant difference": "no significant difference"}[v]
-			r.p("- %s: %s\n", label, strings.Join(groups[v], ", "))
+			out = append(out, fillVerdict{v, strings.Join(groups[v], ", ")})
 		}
 	}
-	r.p("\n")
+	return out
 }
 
 // costs is what a user takes on with randp, beside the speed.
@@ -298,17 +250,9 @@ func (r *report) costs() {
 // ---- how it was measured ----
 
 func (r *report) method() {
-	var ps []string
-	for _, p := range []string{"planet36-randp", "dcrd-crypto-rand", "unpredictable"} {
-		if why := r.res.peers[p]; why != "" {
-			ps = append(ps, p+" (not measured: "+why+")")
-		} else {
-			ps = append(ps, p+" (measured; "+or(peerSource(r.res.peerFrom[p]), "source not recorded")+")")
-		}
-	}
-	r.text("method", "Hypervisor", strings.Contains(" "+r.res.run["cpu_flags"]+" ", " hypervisor "),
+	r.text("method", "PeerNames", contestants.Peers, "Peers", r.res.peers, "PeerFrom", r.res.peerFrom, "Hypervisor", strings.Contains(" "+r.res.run["cpu_flags"]+" ", " hypervisor "),
 		"Impl", r.res.goRandp.implementation(), "PuregoStatus", r.res.puregoStatus, "BuildType", r.res.c.buildType(),
-		"OpenSSL", r.res.ceil.OpenSSLVersion, "Peers", strings.Join(ps, ", "), "Syscall", syscallSummary(r.res.syscallCheck))
+		"OpenSSL", r.res.ceil.OpenSSLVersion, "Syscall", syscallSummary(r.res.syscallCheck))
 }
 
 // syscallSummary is the seccomp test's verdict, from its output.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -18,9 +19,12 @@ func (r *report) cWhy(key string) string {
 	return r.res.c.why(key)
 }
 
-// cFillSizes are the C program's fill sizes: 4 B, 8 B, then 16 B .. 1 MiB.
-func cFillSizes() []float64 {
-	s := []float64{4, 8}
+// cFillSizes are the C program's fill sizes: 4 B, 8 B, then sweepSizes.
+func cFillSizes() []float64 { return append([]float64{4, 8}, sweepSizes()...) }
+
+// sweepSizes are the call sizes of the sweeps by size, 16 B .. 1 MiB.
+func sweepSizes() []float64 {
+	var s []float64
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		s = append(s, n)
 	}
@@ -50,21 +54,26 @@ func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
 	return faster, len(pairs)
 }
 
+// processes is "N of M": the processes in which randp was the faster of
+// the M that measured it and planet36/randp in the C table tbl
+// ("fill_256B/"), or "" when none did.
+func (r *report) processes(tbl string) string {
+	if fast, of := r.perProcess(tbl+"randp", tbl+"planet36"); of > 0 {
+		return fmt.Sprintf("%d of %d", fast, of)
+	}
+	return ""
+}
+
+// cHead is a C contestant's column head.
+func (r *report) cHead(key string) string {
+	return r.label(or(contestants.C[key].Head, contestants.C[key].Short), nil)
+}
+
 func (r *report) cTables() {
 	c := r.res.c
 	stamp := chartStamp(r.res.run)
 
-	r.text("c_sweep")
-	head := []string{"Size"}
-	for _, k := range contestants.Rows["fill_by_size"] {
-		h := contestants.C[k].Short
-		if (k == "arc4random_glibc" || k == "getentropy") && r.glibcVersion() != "" {
-			h = strings.Replace(h, "glibc ", "", 1)
-			h = "glibc " + r.glibcVersion() + " " + h
-		}
-		head = append(head, h)
-	}
-	t := &table{head: append(head, "randp vs planet36/randp", "processes", "randp vs the vDSO")}
+	r.text("c_sweep", "Rows", contestants.Rows["fill_by_size"], "Sizes", cFillSizes())
 	var lines []series
 	for i, k := range contestants.Rows["fill_by_size"] {
 		s := series{legend: contestants.C[k].Short, color: palette[i%len(palette)]}
@@ -73,61 +82,13 @@ func (r *report) cTables() {
 		}
 		lines = append(lines, s)
 	}
-	for _, n := range cFillSizes() {
-		name := "fill_" + sizeName(n) + "/"
-		cells := []string{fmtBytes(n)}
-		for _, k := range contestants.Rows["fill_by_size"] {
-			cells = append(cells, timeCell(c.get(name+k), r.cWhy(k)))
-		}
-		fast, of := r.perProcess(name+"randp", name+"planet36")
-		proc := ""
-		if of > 0 {
-			proc = fmt.Sprintf("%d of %d", fast, of)
-		}
-		cells = append(cells, r.vs(hCSweep, "C fill "+fmtBytes(n)+" per call: planet36/randp", c.get(name+"randp"), c.get(name+"planet36")), proc,
-			r.vs(hCSweep, "C fill "+fmtBytes(n)+" per call: the vDSO getrandom", c.get(name+"randp"), c.get(name+"getrandom_vdso")))
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 	r.cFillByOffset()
 	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
 
-	r.text("c_fill", "Runs", refs.Planet36)
-	refKey := map[string]string{"planet36": "randp_bytes", "arc4random_glibc": "arc4random_buf", "getentropy": "getentropy"}
-	for _, sz := range []float64{256, 1 << 20} {
-		r.p("### Fill 4 GiB in %s calls\n\n", fmtBytes(sz))
-		base := c.get("fill_" + sizeName(sz) + "/randp")
-		head := []string{"Function", "Time to generate 4 GiB", "Throughput", "randp is"}
-		if sz == 256 {
-			for _, s := range refs.Planet36 {
-				head = append(head, "reference: "+s.Date)
-			}
-		}
-		t := &table{head: head}
-		for _, k := range contestants.Rows["fill_4gib"] {
-			s := c.get("fill_" + sizeName(sz) + "/" + k)
-			cells := []string{r.cLabel("fill", k), notMeasured(r.cWhy(k)), "", ""}
-			if s.ok() {
-				cells[1], cells[2] = fill4GiB(s, sz), gbps(s, sz)
-				if k != "randp" {
-					cells[3] = compare(base, s)
-				}
-			}
-			if sz == 256 {
-				for _, run := range refs.Planet36 {
-					cells = append(cells, seedNum(run.FillMs, refKey[k], fmtMs))
-				}
-			}
-			t.row(cells...)
-		}
-		r.p("%s\n", t)
-	}
-
+	r.text("c_fill", "Runs", refs.Planet36, "Rows", contestants.Rows["fill_4gib"], "Sizes", []float64{256, 1 << 20})
 	r.text("c_u32")
-	r.cWordTable("u32", contestants.Rows["u32"],
-		map[string]string{"planet36": "randp_u32", "arc4random_glibc": "arc4random", "rdrand32": "rdrand32", "rdseed32": "rdseed32"},
-		func(run seed002Run, k string) (float64, bool) { v, ok := run.U32Ns[k]; return v, ok })
+	r.cWordTable("u32")
 	r.text("c_u32_after")
 	var bars []series
 	for i, k := range contestants.Rows["u32_chart"] {
@@ -136,7 +97,7 @@ func (r *report) cTables() {
 	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
 	r.p("### Get a uniform random uint64_t\n\n")
-	r.cWordTable("u64", contestants.Rows["u64"], nil, nil)
+	r.cWordTable("u64")
 	if h := c.get("copyzero_u64/copyzero"); h.ok() {
 		var hd, e, ed string
 		if d := c.get("copyzero_u64/copyzero_dlopen"); d.ok() {
@@ -149,36 +110,12 @@ func (r *report) cTables() {
 	}
 
 	r.text("c_lt")
-	r.cWordTable("lt_u32", contestants.Rows["lt_u32"],
-		map[string]string{"planet36": "randp_lt_u32", "arc4random_glibc": "arc4random_uniform"}, seed002Run.lt)
+	r.cWordTable("lt_u32")
 
 	r.rdrandTable()
 
 	r.text("c_threads")
-	t = &table{head: []string{"Work", "1 thread", "2 threads", "2 threads / 1 thread"}}
-	for _, w := range []struct{ name, label string }{
-		{"threads_fill_1MiB/randp", "randp_bytes, 1 MiB calls"}, {"threads_fill_1MiB/planet36", "planet36/randp randp_bytes, 1 MiB calls"},
-		{"threads_u64/randp", "randp_u64"}, {"threads_u64/planet36", "planet36/randp randp_u64"},
-	} {
-		one, two := c.get(w.name+"/threads:1"), c.get(w.name+"/threads:2")
-		if !one.ok() || !two.ok() {
-			t.row(w.label, notMeasured(r.cWhy(keyOf(w.name))), "", "")
-			continue
-		}
-		if size := opBytes(w.name); size > 0 {
-			t.row(w.label, gbps(one, size), gbps(two, size), scaling(one, two))
-		} else {
-			t.row(w.label, spread(one)+" per value", spread(two)+" per value", scaling(one, two))
-		}
-	}
-	r.p("%s\n", t)
 	r.text("c_mutex")
-	t = &table{head: []string{"Threads", "per-thread state", "one generator behind a mutex", "per-thread is"}}
-	for _, n := range []string{"1", "2"} {
-		a, b := c.get("mutex_u64/randp_thread_local/threads:"+n), c.get("mutex_u64/randp_mutex/threads:"+n)
-		t.row(n, timeCell(a, ""), timeCell(b, ""), compare(a, b))
-	}
-	r.p("%s\n", t)
 }
 
 // rdrandTable reproduces the kernel RDRAND patch's point on this CPU: what one RDRAND
@@ -189,41 +126,6 @@ func (r *report) rdrandTable() {
 	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
 	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
 	ru32 := c.get("u32/randp")
-	t := &table{head: []string{"What", "Time per call", "per 32 bits"}}
-	per32 := func(s stat, bits float64) string {
-		if !s.ok() {
-			return ""
-		}
-		return ns(s.Center * 32 / bits)
-	}
-	t.row("one 64-bit RDRAND (`_rdrand64_step`, as arch_get_random_long)", timeCell(rd64, c.why("rdrand64")), per32(rd64, 64))
-	t.row("one 32-bit RDRAND (`_rdrand32_step`)", timeCell(rd32, c.why("rdrand32")), per32(rd32, 32))
-	t.row("getrandom system call, 64 B (one ChaCha20 block: one extraction)", timeCell(sys64, c.why("getrandom_syscall")), per32(sys64, 512))
-	t.row("getrandom through the vDSO, 64 B (the same ChaCha20 block, in userspace)", timeCell(vdso64, c.why("getrandom_vdso")), per32(vdso64, 512))
-	t.row("**randp** `randp_bytes`, 64 B", timeCell(randp64, ""), per32(randp64, 512))
-	t.row("**randp** `randp_u32`", timeCell(ru32, ""), per32(ru32, 32))
-	r.p("%s\n", t)
-	t = &table{head: []string{"Ratio (medians)", "this CPU", "reference: the kernel patch"}}
-	ratio := func(a, b stat) string {
-		if !a.ok() || !b.ok() {
-			return "not measured"
-		}
-		return sig(a.Center/b.Center) + "×"
-	}
-	sum := func(a, b stat) stat {
-		return stat{Center: a.Center + b.Center, Lo: a.Center + b.Center, Hi: a.Center + b.Center}
-	}
-	if rd64.ok() && sys64.ok() {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", ratio(sum(sys64, rd64), sys64), fmt.Sprintf("%.1f× (%s)", 1+refs.RdrandPatch.ImprovementPC/100, refs.RdrandPatch.Machine))
-	} else {
-		t.row("getrandom system call of 64 B with one 64-bit RDRAND added / without", "not measured", fmt.Sprintf("%.1f×", 1+refs.RdrandPatch.ImprovementPC/100))
-	}
-	if rd64.ok() && vdso64.ok() {
-		t.row("one extraction of 64 B in the vDSO with one 64-bit RDRAND added / without", ratio(sum(vdso64, rd64), vdso64), "")
-	}
-	t.row("one 64-bit RDRAND / a whole 64 B getrandom system call", ratio(rd64, sys64), "")
-	t.row("one 32-bit RDRAND / one `randp_u32`", ratio(rd32, ru32), "")
-	r.p("%s\n", t)
 	var bars []series
 	for i, b := range []struct {
 		label string
@@ -235,6 +137,35 @@ func (r *report) rdrandTable() {
 	svg, err := barChart("RDRAND against a getrandom extraction and randp (the kernel patch's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
 	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
+}
+
+// threadRow is one row of a table of one thread against two: the time of
+// one operation with each, what the operation writes (0: a word), and why
+// the row has no measurement when it has none.
+type threadRow struct {
+	Label    string
+	One, Two stat
+	Size     float64
+	Why      string
+}
+
+// cThreads is the row of the C benchmark name (without "/threads:N").
+func (r *report) cThreads(name, label string) threadRow {
+	c := r.res.c
+	return threadRow{label, c.get(name + "/threads:1"), c.get(name + "/threads:2"), opBytes(name), r.cWhy(keyOf(name))}
+}
+
+// rustThreads is the row of the criterion group, per unit of work: a time
+// per byte (Size 1) or per element across all threads.
+func (r *report) rustThreads(group, label string) threadRow {
+	cr := r.res.crit
+	one, two := cr.get(group, "randp_1_thread"), cr.get(group, "randp_2_thread")
+	per := func(c critResult) stat { return c.Time.scaled(1 / (c.Bytes + c.Elements)) }
+	size := 0.0
+	if one.Bytes > 0 {
+		size = 1
+	}
+	return threadRow{label, per(one), per(two), size, ""}
 }
 
 // scaling is the throughput of two threads over one, when their intervals separate.
@@ -255,62 +186,23 @@ func keyOf(name string) string {
 	return name
 }
 
-// cWordTable is one table of per-call times, with planet36/randp's README
-// runs as reference columns on the rows of the functions they measured.
-func (r *report) cWordTable(group string, keys []string, refKeys map[string]string, ref func(seed002Run, string) (float64, bool)) {
-	c := r.res.c
-	base := c.get(group + "/randp")
-	head := []string{"Function", "Time per call", "randp is"}
-	if ref != nil {
-		for _, s := range refs.Planet36 {
-			head = append(head, "reference: "+s.Date)
-		}
-	}
-	t := &table{head: head}
-	for _, k := range keys {
-		s := c.get(group + "/" + k)
-		cells := []string{r.cLabel(group, k), timeCell(s, r.cWhy(k)), ""}
-		if k != "randp" && s.ok() {
-			cells[2] = r.vs(anchorFor(group), "C "+group+": "+cShortOr(k), base, s)
-		}
-		if ref != nil {
-			for _, run := range refs.Planet36 {
-				cell := ""
-				if rk := refKeys[k]; rk != "" {
-					if v, ok := ref(run, rk); ok {
-						cell = ns(v)
-					}
-				}
-				cells = append(cells, cell)
-			}
-		}
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
+// cWordTable is one table of per-call times of a C group (its rows:
+// c_rows.<group>), with planet36/randp's README runs as reference columns
+// on the rows of the functions they measured, when any row has one.
+func (r *report) cWordTable(group string) {
+	keys := contestants.Rows[group]
+	withRefs := slices.ContainsFunc(keys, func(k string) bool { return contestants.C[k].Ref[group] != "" })
+	r.text("c_words", "Group", group, "Rows", keys, "Refs", withRefs, "Runs", refs.Planet36, "Heading", h(contestants.Groups[group].Heading))
 }
 
-func anchorFor(group string) string {
-	if group == "lt_u32" {
-		return hCLt
+// refCells is C contestant key's reference cells in a table of group, one
+// per README run: empty where the run did not measure its function.
+func refCells(group, key string) []string {
+	var cells []string
+	for _, run := range refs.Planet36 {
+		cells = append(cells, run.cell(group, contestants.C[key].Ref[group]))
 	}
-	return hCWords
-}
-
-func fmtMs(v float64) string {
-	if v <= 0 {
-		return "—"
-	}
-	if v >= 100 {
-		return fmt.Sprintf("%.0f ms", v)
-	}
-	return fmt.Sprintf("%.1f ms", v)
-}
-
-func seedNum(m map[string]float64, k string, f func(float64) string) string {
-	if v, ok := m[k]; ok && k != "" {
-		return f(v)
-	}
-	return ""
+	return cells
 }
 
 // cFillByOffset sets randp's and planet36/randp's fills side by side by

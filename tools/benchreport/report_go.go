@@ -6,12 +6,6 @@ import (
 	"strings"
 )
 
-// goReadSizes are dcrd's Read sizes, with its benchmark names.
-var goReadSizes = []struct {
-	name  string
-	bytes float64
-}{{"4b", 4}, {"8b", 8}, {"32b", 32}, {"512b", 512}, {"1KiB", 1024}, {"4KiB", 4096}}
-
 func (s *goSet) procsOr() string {
 	if s == nil {
 		return ""
@@ -19,9 +13,17 @@ func (s *goSet) procsOr() string {
 	return s.procs
 }
 
-// memCell is "B/op, allocs/op" of a Go benchmark.
-func memCell(s *goSet, name string) string {
-	b, a, ok := s.mem(name)
+// goStat is the benchmark name of the test binary that ran row.
+func (r *report) goStat(row goRow, name string) stat {
+	set, _ := row.set(r.res)
+	return set.get(name)
+}
+
+// goMem is "B/op, allocs/op" of the benchmark name of the test binary
+// that ran row, or "".
+func (r *report) goMem(row goRow, name string) string {
+	set, _ := row.set(r.res)
+	b, a, ok := set.mem(name)
 	if !ok {
 		return ""
 	}
@@ -30,103 +32,26 @@ func memCell(s *goSet, name string) string {
 
 func (r *report) goTables() {
 	res := r.res
-	goR, goD := res.goRandp, res.goDcrd
+	goR := res.goRandp
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
 	stamp := chartStamp(res.run)
 
-	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine)
-	base := goR.get("RandpBufRand")
-	t := &table{head: []string{"Benchmark", "What it is", "ns/op", "B/op, allocs/op", "randp.Source() is", "reference: run 1", "reference: run 2"}}
-	ref := func(run int, name string) string {
-		if row, ok := seed003Ref(refs.Unpredictable.Runs[run], name); ok {
-			return fmt.Sprintf("%s, %d B, %d allocs", ns(row.NsOp), row.BOp, row.Allocs)
-		}
-		return ""
-	}
+	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine, "Go", contestants.Go, "Unp", refs.Unpredictable)
 	var bars []series
 	for _, row := range contestants.Go.Sources {
-		set, why := row.set(res)
-		s := set.get(row.Name)
-		cmp := ""
-		if row.Name != "RandpBufRand" && row.Name != "COverhead" {
-			cmp = r.vs(hGoSrc, "Go math/rand Source: "+row.Name, base, s)
-		}
-		t.row(row.Name, row.Label, timeCell(s, why), memCell(set, row.Name), cmp, ref(0, row.Ref), ref(1, row.Ref))
-		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: s}}})
+		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: r.goStat(row, row.Name)}}})
 	}
-	r.p("%s\n", t)
 	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (as in \"How slow are decent random numbers?\")", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
 	r.p("%s", r.chart("go-sources.svg", "ns per Int63 by source", svg, err))
+	r.text("go_read_2mib", "Go", contestants.Go, "Unp", refs.Unpredictable)
 
-	r.p("Reading 2 MiB per call through an io.Reader:\n\n")
-	base = goR.get("ReadRandp")
-	t = &table{head: []string{"Benchmark", "Time per 2 MiB", "Throughput", "B/op, allocs/op", "randp is", "reference"}}
-	for _, row := range contestants.Go.Read2MiB {
-		set, why := row.set(res)
-		s := set.get(row.Name)
-		refCell := ""
-		if v, ok := seed003Ref(refs.Unpredictable.Read, row.Ref); ok {
-			refCell = fmt.Sprintf("%s, %.0f MB/s, %d B, %d allocs", ns(v.NsOp), v.MBs, v.BOp, v.Allocs)
-		}
-		cmp := ""
-		if row.Name != "ReadRandp" {
-			cmp = r.vs(hGoSrc, "Go Read 2 MiB: "+row.Name, base, s)
-		}
-		t.row(row.Name, timeCell(s, why), gbps(s, 2<<20), memCell(set, row.Name), cmp, refCell)
-	}
-	r.p("%s\n", t)
-
-	r.text("go_v2")
-	base = goR.get("V2Uint64/src=RandpSource")
-	t = &table{head: []string{"Source", "ns/op", "randp.Source() is"}}
-	for _, s := range contestants.Go.V2 {
-		v := goR.get("V2Uint64/src=" + s.Name)
-		cmp := ""
-		if s.Name != "RandpSource" && s.Name != "BufferOnly" {
-			cmp = r.vs(hGoV2, "Go rand/v2 Uint64: "+s.Label, base, v)
-		} else if s.Name == "BufferOnly" {
-			cmp = compare(base, v)
-		}
-		t.row(s.Label, timeCell(v, ""), cmp)
-	}
-	r.p("%s\n", t)
-
+	r.text("go_v2", "Go", contestants.Go)
 	r.goReadTables()
-	r.goSweep(r.res.goRandp, hGoSweep, "go-read-by-size.svg", "randp.Read (cgo)")
+	r.goSweep(r.res.goRandp, h("GoSweep"), "go-read-by-size.svg", "randp.Read (cgo)")
 
-	r.text("go_funcs")
-	t = &table{head: []string{"Function", "**randp**", "dcrd", "math/rand/v2", "randp vs dcrd", "randp vs math/rand/v2", "reference: dcrd old", "reference: dcrd new"}}
-	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
-		a, d, v2 := goR.get(fn), goD.get(fn), goR.get("RandV2"+fn)
-		dv := r.vs(hGoFuncs, "Go "+fn+": dcrd", a, d)
-		if !d.ok() {
-			dv = ""
-		}
-		ro, rn := "", ""
-		if row, ok := seed000Ref(fn); ok {
-			ro, rn = ns(row.Old), ns(row.New)
-		}
-		t.row(fn, timeCell(a, ""), timeCell(d, dcrdWhy), timeCell(v2, ""), dv, r.vs(hGoFuncs, "Go "+fn+": math/rand/v2", a, v2), ro, rn)
-	}
-	r.p("%s\n", t)
-
-	r.text("go_par")
-	t = &table{head: []string{"Benchmark", "**randp**", "math/rand/v2", "crypto/rand", "pure-Go AES-CTR", "randp vs math/rand/v2", "randp vs crypto/rand", "randp vs pure-Go AES-CTR"}}
-	for _, bm := range []struct{ name, v2 string }{
-		{"Uint64", "MathRandV2"}, {"ParallelUint64", "MathRandV2"}, {"ParallelRead32", "MathRandV2ChaCha8"},
-	} {
-		a, b, c := goR.get(bm.name+"/impl=Randp"), goR.get(bm.name+"/impl="+bm.v2), goR.get(bm.name+"/impl=CryptoRand")
-		aes, aesCmp := "—", ""
-		if bm.name == "ParallelRead32" {
-			s := goR.get(bm.name + "/impl=AESCTR")
-			aes, aesCmp = timeCell(s, ""), r.vs(hGoPar, "Go "+bm.name+": pure-Go AES-CTR reader per goroutine", a, s)
-		}
-		t.row(bm.name, timeCell(a, ""), timeCell(b, ""), timeCell(c, ""), aes, r.vs(hGoPar, "Go "+bm.name+": math/rand/v2", a, b),
-			r.vs(hGoPar, "Go "+bm.name+": crypto/rand", a, c), aesCmp)
-	}
-	r.p("%s\n", t)
-
+	r.text("go_funcs", "Go", contestants.Go, "DcrdWhy", dcrdWhy)
+	r.text("go_par", "Go", contestants.Go)
 	r.goPureTables()
 }
 
@@ -137,51 +62,32 @@ func (r *report) goReadTables() {
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	goVer := strings.TrimPrefix(res.run["go"], "go")
-	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."))
-	cols := contestants.Go.ReadSizes
-	head := []string{"Size"}
-	for _, c := range cols {
-		head = append(head, c.Label)
-	}
-	t := &table{head: append(head, "randp.Read vs crypto/rand.Read", "randp.Read vs pure-Go AES-CTR")}
+	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."), "Go", contestants.Go)
 	var lines []series
-	for i, c := range cols {
+	for i, c := range contestants.Go.ReadSizes {
 		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.Label), color: palette[i%len(palette)]}
-		set, _ := c.set(res)
-		for _, sz := range goReadSizes {
-			s.points = append(s.points, chartPoint{x: sz.bytes, s: set.get(c.Name + "/" + sz.name)})
+		for _, sz := range contestants.Go.DcrdSizes {
+			s.points = append(s.points, chartPoint{x: parseSize(sz), s: r.goStat(c, c.Name+"/"+sz)})
 		}
 		lines = append(lines, s)
 	}
-	for _, sz := range goReadSizes {
-		cells := []string{fmtBytes(sz.bytes)}
-		for _, c := range cols {
-			set, why := c.set(res)
-			cells = append(cells, timeCell(set.get(c.Name+"/"+sz.name), why))
-		}
-		rp := goR.get("RandpRead/" + sz.name)
-		cells = append(cells, r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": crypto/rand.Read", rp, goR.get("StdlibRead/"+sz.name)),
-			r.vs(hGoRead, "Go Read "+fmtBytes(sz.bytes)+": a pure-Go AES-CTR reader", rp, goR.get("AESCTRRead/"+sz.name)))
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 	svg, err := lineChart("Go: time per Read call at the sizes of dcrd's benchstat table", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
 	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
 
 	r.text("go_seed000", "GoVer", goVer)
-	t = &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
+	t := &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
 	var geoOld, geoNew []float64
 	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
-		for _, sz := range goReadSizes {
-			name := fam + "/" + sz.name
+		for _, sz := range contestants.Go.DcrdSizes {
+			name := fam + "/" + sz
 			var old, nw stat
 			var oldWhy, newNote string
 			switch fam {
 			case "StdlibRead":
-				old, nw = goP.get("GetrandomRead/"+sz.name), goR.get("StdlibRead/"+sz.name)
+				old, nw = goP.get("GetrandomRead/"+sz), goR.get("StdlibRead/"+sz)
 			case "DcrdRead":
 				old, oldWhy = goD.get(name), dcrdWhy
-				nw, newNote = goR.get("StdlibRead/"+sz.name), " (= crypto/rand.Read)"
+				nw, newNote = goR.get("StdlibRead/"+sz), " (= crypto/rand.Read)"
 			case "DcrdReadPRNG":
 				old, oldWhy, newNote = goD.get(name), dcrdWhy, "unchanged code: = old"
 			}
@@ -197,7 +103,7 @@ func (r *report) goReadTables() {
 			t.row(name, timeCell(old, oldWhy), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 		}
 	}
-	for _, fn := range []string{"Int32N", "Uint32N", "Int64N", "Uint64N", "Duration", "ShuffleSlice"} {
+	for _, fn := range contestants.Go.Funcs {
 		ref, _ := seed000Ref(fn)
 		t.row(fn, timeCell(goD.get(fn), dcrdWhy), "unchanged code: = old", "", ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 	}
@@ -233,49 +139,32 @@ func geomean(v []float64) float64 {
 // goSweep is the Read-by-size table and chart of one Go test binary's
 // results (the cgo build or the pure-Go one).
 func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
-	r.text("go_sweep", "Heading", heading)
-	impls := []struct{ key, label string }{{"Randp", randpLabel}, {"CryptoRand", "crypto/rand.Read"}, {"AESCTR", "pure-Go AES-CTR reader"}, {"ChaCha8", "math/rand/v2 ChaCha8"}}
-	head := []string{"Size"}
-	for _, im := range impls {
-		head = append(head, im.label)
-	}
-	t := &table{head: append(head, "randp vs crypto/rand", "randp vs pure-Go AES-CTR", "randp vs ChaCha8")}
+	impls := contestants.Go.Sweep
+	r.text("go_sweep", "Heading", heading, "Set", set, "Impls", impls, "RandpLabel", randpLabel, "Sizes", sweepSizes())
 	var lines []series
 	for i, im := range impls {
-		s := series{legend: im.label, color: palette[i%len(palette)]}
-		for n := 16.0; n <= 1<<20; n *= 2 {
-			s.points = append(s.points, chartPoint{x: n, s: set.get("ReadSweep/" + im.key + "/" + sizeName(n))})
+		s := series{legend: or(im.Label, randpLabel), color: palette[i%len(palette)]}
+		for _, n := range sweepSizes() {
+			s.points = append(s.points, chartPoint{x: n, s: sweepStat(set, im.Name, n)})
 		}
 		lines = append(lines, s)
 	}
-	for n := 16.0; n <= 1<<20; n *= 2 {
-		cells := []string{fmtBytes(n)}
-		for _, im := range impls {
-			cells = append(cells, timeCell(set.get("ReadSweep/"+im.key+"/"+sizeName(n)), ""))
-		}
-		rp := set.get("ReadSweep/Randp/" + sizeName(n))
-		for _, im := range impls[1:] {
-			cells = append(cells, r.vs(heading, fmt.Sprintf("%s %s per call: %s", randpLabel, fmtBytes(n), im.label), rp, set.get("ReadSweep/"+im.key+"/"+sizeName(n))))
-		}
-		t.row(cells...)
-	}
-	r.p("%s\n", t)
 	svg, err := lineChart("Go: Read throughput by call size ("+randpLabel+")", chartStamp(r.res.run), "GB/s (median, log)", true, lines)
 	r.p("%s", r.chart(chartFile, "Go Read throughput against the call size, log-log", svg, err))
+}
+
+// sweepStat is the Read of n bytes of the implementation impl in a Go
+// test binary's sweep.
+func sweepStat(set *goSet, impl string, n float64) stat {
+	return set.get("ReadSweep/" + impl + "/" + sizeName(n))
 }
 
 // goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
 func (r *report) goPureTables() {
 	set, why := r.res.purego()
-	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation())
+	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation(), "Set", set, "Go", contestants.Go)
 	if set == nil {
 		return
 	}
-	t := &table{head: []string{"Benchmark", "**randp**, pure Go", "rival", "rival takes", "randp is"}}
-	for _, row := range contestants.Go.Purego {
-		a, b := set.get(row.Name), set.get(row.Rival)
-		t.row(row.Label, timeCell(a, ""), row.RivalLabel, timeCell(b, ""), r.vs(hGoPure, "Go pure-Go "+row.Label+": "+row.RivalLabel, a, b))
-	}
-	r.p("%s\n", t)
-	r.goSweep(set, hGoPure+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
+	r.goSweep(set, h("GoPure")+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
 }

@@ -438,11 +438,11 @@ func fullResults(t *testing.T, passes int, purego string) string {
 		return out
 	}
 	var randpNames, peerNames []string
-	for _, s := range goReadSizes {
+	for _, s := range contestants.Go.DcrdSizes {
 		for _, p := range []string{"StdlibRead", "RandpRead", "RandpReadUnbuffered", "ChaCha8Read", "AESCTRRead"} {
-			randpNames = append(randpNames, p+"/"+s.name)
+			randpNames = append(randpNames, p+"/"+s)
 		}
-		peerNames = append(peerNames, "GetrandomRead/"+s.name, "UnpredictableRead/"+s.name)
+		peerNames = append(peerNames, "GetrandomRead/"+s, "UnpredictableRead/"+s)
 	}
 	for n := 16.0; n <= 1<<20; n *= 2 {
 		for _, im := range []string{"Randp", "CryptoRand", "AESCTR", "ChaCha8"} {
@@ -501,13 +501,13 @@ func render(t *testing.T, dir string) string {
 func TestMissesExplained(t *testing.T) {
 	dir := fullResults(t, 10, "not measured: this tree's Go module has no pure-Go path")
 	md := render(t, dir)
-	i := strings.Index(md, "## "+hWhy)
+	i := strings.Index(md, "## "+h("Why"))
 	if i < 0 {
-		t.Fatalf("no %q section", hWhy)
+		t.Fatalf("no %q section", h("Why"))
 	}
 	why := md[i:]
 	why = why[:strings.Index(why[3:], "\n## ")+3]
-	fill := why[strings.Index(why, "### "+hWhyFill):strings.Index(why, "### "+hWhyV2)]
+	fill := why[strings.Index(why, "### "+h("WhyFill")):strings.Index(why, "### "+h("WhyV2"))]
 	// 512 B: the ceiling's 32.055 GB/s makes 16.0 ns of keystream,
 	// copy_zero 5.12 ns; the call is randp_u64's 2.50 ns less its 8 bytes'
 	// 0.25 ns of keystream and copy_zero's 0.16 ns at 16 B.
@@ -530,15 +530,15 @@ func TestMissesExplained(t *testing.T) {
 			t.Errorf("the rand/v2 profile lacks %q:\n%s", want, why)
 		}
 	}
-	for _, want := range []string{"512 B calls, throughput | 0.77×; randp faster in 0 of 10 processes | ≥ 1.0× (VAES) | **no** ([profile](" + anchor(hWhyFill) + ")) |",
-		"/ PCG, time | 1.11× | ≤ 1.0× | **no** ([profile](" + anchor(hWhyV2) + ")) |"} {
+	for _, want := range []string{"512 B calls, throughput | 0.77×; randp faster in 0 of 10 processes | ≥ 1.0× (VAES) | **no** ([profile](" + anchor(h("WhyFill")) + ")) |",
+		"/ PCG, time | 1.11× | ≤ 1.0× | **no** ([profile](" + anchor(h("WhyV2")) + ")) |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the targets table lacks %q", want)
 		}
 	}
 	// Go Read: randp 10 ns, the reader 7 ns, the pin pair 3.5 ns beyond an
 	// empty call: less the pin, randp's Read is under the reader.
-	read := why[strings.Index(why, "### "+hWhyRead):strings.Index(why, "### "+hWhyWord)]
+	read := why[strings.Index(why, "### "+h("WhyRead")):strings.Index(why, "### "+h("WhyWord"))]
 	for _, want := range []string{"| randp `Read`, 4 B | 10.0 ns", "| pure-Go AES-CTR reader, 8 B | 7.04 ns",
 		"| `procPin` and `procUnpin`, as `Read` makes them (`ReadGuard/op=pin`) | 5.04 ns",
 		"The pin pair costs 3.50 ns per call beyond an empty call; owning a shared buffer with an atomic swap instead costs 6.00 ns.",
@@ -547,10 +547,10 @@ func TestMissesExplained(t *testing.T) {
 			t.Errorf("the Go Read profile lacks %q:\n%s", want, read)
 		}
 	}
-	if want := "4 B, randp (goroutine-safe) / a pure-Go AES-CTR reader, time | 1.43× | ≤ 1.0× | **no** ([profile](" + anchor(hWhyRead) + ")) |"; !strings.Contains(md, want) {
+	if want := "4 B, randp (goroutine-safe) / a pure-Go AES-CTR reader, time | 1.43× | ≤ 1.0× | **no** ([profile](" + anchor(h("WhyRead")) + ")) |"; !strings.Contains(md, want) {
 		t.Errorf("the targets table lacks %q:\n%s", want, md[strings.Index(md, "Go `Read` 4 B"):][:300])
 	}
-	word := why[strings.Index(why, "### "+hWhyWord):]
+	word := why[strings.Index(why, "### "+h("WhyWord")):]
 	// The floor is the handout reached as the row is, through dlopen: 2.60
 	// at its interval's fast end and 0.25 of keystream.
 	for _, want := range []string{"took 3.42 ns (median of 10 processes), 0.42 ns over the target of 3.00 ns.",
@@ -565,14 +565,14 @@ func TestMissesExplained(t *testing.T) {
 			t.Errorf("the randp_u64 profile lacks %q:\n%s", want, word)
 		}
 	}
-	if want := "| 3.42 ns [3.41, 3.43] | ≤ 3 ns | **no** ([profile](" + anchor(hWhyWord) + ")) |"; !strings.Contains(md, want) {
+	if want := "| 3.42 ns [3.41, 3.43] | ≤ 3 ns | **no** ([profile](" + anchor(h("WhyWord")) + ")) |"; !strings.Contains(md, want) {
 		t.Errorf("the targets table lacks %q", want)
 	}
 	if want := "hands out a word from a per-thread buffer and erases it, keystream aside: 2.01 ns [2.00, 2.02] linked statically, " +
 		"2.61 ns [2.61, 2.62] in a dlopen'ed object; a function that does nothing: 1.51 ns [1.50, 1.51] linked statically, 2.41 ns [2.40, 2.42] in a dlopen'ed object."; !strings.Contains(md, want) {
 		t.Errorf("the u64 table lacks the copyzero_u64 reference %q", want)
 	}
-	rust := why[strings.Index(why, "### "+hWhyRust):]
+	rust := why[strings.Index(why, "### "+h("WhyRust")):]
 	for _, want := range []string{"| no generator: a thread-local word loaded and zeroed (`copyzero_u32`) | 1.41 ns [1.40, 1.41] | 0.93× |",
 		"that floor alone takes 0.93× `ThreadRng`'s time, above the target of 0.90×", "randp's `u32` adds 0.30 ns to it",
 		"randp's `lt_u32` takes 0.50 ns more than its `u32`, `ThreadRng`'s `random_range` 0.50 ns more than its `next_u32`."} {
@@ -582,8 +582,8 @@ func TestMissesExplained(t *testing.T) {
 	}
 	// The word rows are paired by process: randp and ThreadRng run in every
 	// pass's process, and the row counts the processes randp won.
-	for _, want := range []string{"| 1.13×; randp faster in 0 of 10 processes | ≤ 0.9× | **no** ([profile](" + anchor(hWhyRust) + ")) |",
-		"| 1.10×; randp faster in 0 of 10 processes | ≤ 1.0× | **no** ([profile](" + anchor(hWhyRust) + ")) |"} {
+	for _, want := range []string{"| 1.13×; randp faster in 0 of 10 processes | ≤ 0.9× | **no** ([profile](" + anchor(h("WhyRust")) + ")) |",
+		"| 1.10×; randp faster in 0 of 10 processes | ≤ 1.0× | **no** ([profile](" + anchor(h("WhyRust")) + ")) |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the targets table lacks %q", want)
 		}
@@ -615,12 +615,12 @@ func TestMissesExplained(t *testing.T) {
 	// Without the handout row the miss stays, unexplained.
 	dropCRows(t, dir, "copyzero_u64/")
 	md = render(t, dir)
-	if strings.Contains(md, "### "+hWhyWord) || strings.Contains(md, "copyzero_u64") || !strings.Contains(md, "| 3.42 ns [3.41, 3.43] | ≤ 3 ns | **no** |") {
+	if strings.Contains(md, "### "+h("WhyWord")) || strings.Contains(md, "copyzero_u64") || !strings.Contains(md, "| 3.42 ns [3.41, 3.43] | ≤ 3 ns | **no** |") {
 		t.Error("without copyzero_u64 the randp_u64 miss should stay in the targets, unexplained")
 	}
 	os.Remove(filepath.Join(dir, "go-opcount.txt"))
 	md = render(t, dir)
-	if !strings.Contains(md, "### "+hWhyFill) || strings.Contains(md, "### "+hWhyV2) || strings.Contains(md, "([profile]("+anchor(hWhyV2)) {
+	if !strings.Contains(md, "### "+h("WhyFill")) || strings.Contains(md, "### "+h("WhyV2")) || strings.Contains(md, "([profile]("+anchor(h("WhyV2"))) {
 		t.Error("without go-opcount.txt the report should explain the fills only")
 	}
 }
@@ -630,9 +630,9 @@ func TestMissesExplained(t *testing.T) {
 // whyWord is the randp_u64 profile of a rendered report.
 func whyWord(t *testing.T, md string) string {
 	t.Helper()
-	i := strings.Index(md, "### "+hWhyWord)
+	i := strings.Index(md, "### "+h("WhyWord"))
 	if i < 0 {
-		t.Fatalf("no %q section", hWhyWord)
+		t.Fatalf("no %q section", h("WhyWord"))
 	}
 	word := md[i:]
 	return word[:strings.Index(word[4:], "\n### ")+4]
@@ -706,16 +706,16 @@ func TestReportFromResults(t *testing.T) {
 	}
 	r := &report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}
 	md := r.markdown()
-	first := md[:strings.Index(md, "## "+hBars)]
+	first := md[:strings.Index(md, "## "+h("Bars"))]
 	for _, want := range []string{
 		"AMD EPYC, Zen 5 (family 1Ah) (AuthenticAMD family 26 model 2 stepping 1)",
-		"## " + hLosses,
+		"## " + h("Losses"),
 		"C fill 512 B per call: planet36/randp",
 		"Rust u32: rand `ThreadRng`",
 		"**1.31× slower**",
 		"glibc 2.36 `arc4random_buf` (a getrandom system call per call; glibc ≥ 2.41 uses the vDSO)",
 		"glibc ≥ 2.41 `arc4random_buf` / `getentropy` (the getrandom vDSO: its row here)",
-		"## " + hCost,
+		"## " + h("Cost"),
 		"A pure-Go path: this tree's Go module has no pure-Go path.",
 		"Every number is the median of 10 samples, each from its own process",
 		"- **slower**: 512 B (0 of 10), 4 KiB (0 of 10)\n- faster: 16 B (10 of 10), 32 B (10 of 10)",
@@ -742,7 +742,7 @@ func TestReportFromResults(t *testing.T) {
 		"+25.10% (p=0.000 n=10)", // seed 000's vs base
 		"208.2n → 160.1n",        // and its geomean
 		"16 B, 2 allocs",         // seed 003's B/op and allocs/op
-		"## " + hRdrand,
+		"## " + h("Rdrand"),
 		"Not measured in this run: this tree's Go module has no pure-Go path",
 		"the benchmark's own thread accounts for about 1.0",
 		"14-round CTR zmm VAES512 x8",
@@ -820,9 +820,9 @@ func TestGoReadWhy(t *testing.T) {
 	}
 	writeFile(t, path, cheap)
 	md := render(t, dir)
-	i := strings.Index(md, "### "+hWhyRead)
+	i := strings.Index(md, "### "+h("WhyRead"))
 	if i < 0 {
-		t.Fatalf("no %q section", hWhyRead)
+		t.Fatalf("no %q section", h("WhyRead"))
 	}
 	read := md[i:]
 	read = read[:strings.Index(read[4:], "\n### ")+4]
@@ -839,8 +839,8 @@ func TestGoReadWhy(t *testing.T) {
 	}
 	writeFile(t, path, met)
 	md = render(t, dir)
-	if strings.Contains(md, "### "+hWhyRead) {
-		t.Errorf("a run that meets the Go Read targets has a %q section", hWhyRead)
+	if strings.Contains(md, "### "+h("WhyRead")) {
+		t.Errorf("a run that meets the Go Read targets has a %q section", h("WhyRead"))
 	}
 	if want := "4 B, randp (goroutine-safe) / a pure-Go AES-CTR reader, time | 0.86× | ≤ 1.0× | yes |"; !strings.Contains(md, want) {
 		t.Errorf("the targets table lacks %q:\n%s", want, md[strings.Index(md, "Go `Read` 4 B"):][:200])
@@ -872,9 +872,9 @@ func TestBackendsTable(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, "run.txt"), strings.Replace(string(run), "avx2 avx512f", "avx512f", 1))
 	md := render(t, dir)
-	i := strings.Index(md, "## "+hBackends)
+	i := strings.Index(md, "## "+h("Backends"))
 	if i < 0 {
-		t.Fatalf("no section %q", hBackends)
+		t.Fatalf("no section %q", h("Backends"))
 	}
 	sec := md[i:]
 	sec = sec[:strings.Index(sec[3:], "\n## ")+3]
@@ -891,11 +891,11 @@ func TestBackendsTable(t *testing.T) {
 		}
 	}
 	// Issue 20's AES-NI-only rows, on a VAES CPU: from the aesni backend.
-	bars := md[strings.Index(md, "## "+hBars):strings.Index(md, "## "+hWhy)]
+	bars := md[strings.Index(md, "## "+h("Bars")):strings.Index(md, "## "+h("Why"))]
 	if want := "| Rust `fill_bytes` on the `aesni` backend / planet36/randp `randp_bytes`, 256 B calls, throughput | 0.38× | ≥ 0.8× (AES-NI only) | **no** (this CPU's AES units"; !strings.Contains(bars, want) {
 		t.Errorf("speed targets lack %q:\n%s", want, bars)
 	}
-	if strings.Contains(md[:strings.Index(md, "## "+hBars)], "aesni") {
+	if strings.Contains(md[:strings.Index(md, "## "+h("Bars"))], "aesni") {
 		t.Errorf("a backend this CPU does not use made the first screen's losses")
 	}
 }
@@ -948,7 +948,7 @@ func TestFillTurns(t *testing.T) {
 	if f, of := r.perProcess("fill_turns_2KiB/randp", "fill_turns_2KiB/planet36"); f != 1 || of != len(times) {
 		t.Errorf("perProcess = %d of %d, want 1 of %d", f, of, len(times))
 	}
-	r.fillVerdicts()
+	r.lossList()
 	out := r.b.String()
 	if v, sep, paired := r.fillRatio(128); !paired || !sep || math.Abs(v-1.1) > 1e-9 {
 		t.Errorf("fillRatio(128 B) = %v, %v, %v; want the paired 1.1, significant", v, sep, paired)

@@ -92,7 +92,7 @@ func loadResults(dir string, smoke bool) (*results, error) {
 func (r *results) loadPeers(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		for _, p := range []string{"planet36-randp", "dcrd-crypto-rand", "unpredictable"} {
+		for _, p := range contestants.Peers {
 			r.peers[p] = "peer source unavailable"
 		}
 		return err

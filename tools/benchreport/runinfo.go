@@ -104,22 +104,18 @@ type core struct {
 	Name   string   `toml:"name"`
 }
 
-var cores []core
-
-func init() {
+var cores = mustParse("microarchitectures.toml", microarchitecturesTOML, func(text string) ([]core, error) {
 	var f struct {
 		Core []core `toml:"core"`
 	}
-	if err := decodeTOML(microarchitecturesTOML, &f); err != nil {
-		panic("benchreport: data/microarchitectures.toml: " + err.Error())
-	}
+	err := decodeTOML(text, &f)
 	for _, c := range f.Core {
 		if c.Vendor == "" || c.Name == "" || len(c.Models) == 0 {
-			panic(fmt.Sprintf("benchreport: data/microarchitectures.toml: a core without vendor, name or models: %+v", c))
+			err = fmt.Errorf("a core without vendor, name or models: %+v", c)
 		}
 	}
-	cores = f.Core
-}
+	return f.Core, err
+})
 
 // microarchitecture names the core of an x86 CPU by vendor, family and
 // model; "" when not known.

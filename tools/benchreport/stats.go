@@ -72,3 +72,26 @@ func ratioOf(a, b stat) (float64, bool) {
 	}
 	return a.Center / b.Center, separated(a, b)
 }
+
+// per is a/b of the medians as "0.30×", or "" when either is not measured.
+func per(a, b stat) string {
+	if !a.ok() || !b.ok() {
+		return ""
+	}
+	return sig(a.Center/b.Center) + "×"
+}
+
+// plus is the sum of two medians, as a stat without an interval.
+func plus(a, b stat) stat {
+	c := a.Center + b.Center
+	return stat{Center: c, Lo: c, Hi: c}
+}
+
+// per32 is the median time of s, which draws bits random bits, per 32
+// bits; "" when s is not measured.
+func per32(s stat, bits float64) string {
+	if !s.ok() {
+		return ""
+	}
+	return ns(s.Center * 32 / bits)
+}

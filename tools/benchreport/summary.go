@@ -25,15 +25,7 @@ type summarySpec struct {
 	} `toml:"rows"`
 }
 
-var summarySpecs []summarySpec
-
-func init() {
-	specs, err := parseSummary(summaryTOML)
-	if err != nil {
-		panic("benchreport: data/summary.toml: " + err.Error())
-	}
-	summarySpecs = specs
-}
+var summarySpecs = mustParse("summary.toml", summaryTOML, parseSummary)
 
 // parseSummary decodes the first screen's rows and checks them against the
 // schema: known sources, headings and conditions, labels that parse.

@@ -7,19 +7,15 @@ import (
 	"strings"
 )
 
-// sweepTable prints the table of one parameter sweep of benches/sweep.rs:
-// groups <sweep>_fill_1MiB, <sweep>_fill_256B and <sweep>_u64, one benchmark
-// per parameter value.
+// sweepTable prints the table of one parameter sweep of benches/sweep.rs
+// (contestants.toml's [[sweep]]): groups <sweep>_fill_1MiB,
+// <sweep>_fill_256B and <sweep>_u64, one benchmark per parameter value.
 func sweepTable(crit critSet, sweep string) (string, error) {
-	var param, unit string
-	switch sweep {
-	case "num_blocks":
-		param, unit = "BLOCKS (16-byte AES blocks)", "buffer"
-	case "reseed_countdown":
-		param, unit = "RESEED (bytes)", "reseed every"
-	default:
+	i := slices.IndexFunc(contestants.Sweeps, func(s sweepSpec) bool { return s.Name == sweep })
+	if i < 0 {
 		return "", fmt.Errorf("unknown sweep %q (num_blocks or reseed_countdown)", sweep)
 	}
+	spec := contestants.Sweeps[i]
 	fill := crit[sweep+"_fill_1MiB"]
 	small := crit[sweep+"_fill_256B"]
 	words := crit[sweep+"_u64"]
@@ -35,14 +31,10 @@ func sweepTable(crit critSet, sweep string) (string, error) {
 		values = append(values, v)
 	}
 	slices.Sort(values)
-	t := &table{head: []string{param, unit, "fill 1 MiB, GB/s", "fill 256 B, ns per call", "u64, ns per call"}}
+	t := &table{head: []string{spec.Param, spec.Unit, "fill 1 MiB, GB/s", "fill 256 B, ns per call", "u64, ns per call"}}
 	for _, v := range values {
 		k := strconv.Itoa(v)
-		size := v
-		if sweep == "num_blocks" {
-			size = v * 16
-		}
-		cells := []string{k, kib(size), "—", "—", "—"}
+		cells := []string{k, kib(v * spec.Bytes), "—", "—", "—"}
 		if r, ok := fill[k]; ok {
 			cells[2] = fmt.Sprintf("%.2f", r.GBps())
 		}
@@ -57,6 +49,17 @@ func sweepTable(crit critSet, sweep string) (string, error) {
 	return t.String(), nil
 }
 
+// sweepSpec is one sweep of benches/sweep.rs: data/contestants.toml says
+// what each field means.
+type sweepSpec struct {
+	Name  string `toml:"name"`
+	Title string `toml:"title"`
+	Param string `toml:"param"`
+	Unit  string `toml:"unit"`
+	Bytes int    `toml:"bytes"`
+}
+
+// kib writes n bytes as "4 KiB", "1 MiB" or "48 B".
 func kib(n int) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:

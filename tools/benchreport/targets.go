@@ -42,31 +42,33 @@ var measures = map[string]string{
 	"openssl": "ga", "c_ns": "a", "c_paired": "ab", "c_fill": "", "aesni_fill": "s",
 }
 
-var targetGroups []targetGroup
+var targetGroups = mustParse("targets.toml", targetsTOML, parseTargets)
 
 // The bounds other sections explain misses against, from the targets
-// with those ids.
+// with those ids (parseTargets checks that they are there).
 var (
-	rustU32Target, rustLtTarget, wordTarget float64
-	goReadTargets                           []string
+	rustU32Target = targetBound("rust_u32")
+	rustLtTarget  = targetBound("rust_lt_u32")
+	wordTarget    = targetBound("dlopen_u64")
+	goReadTargets = targetByID("go_read").Sizes
 )
 
-func init() {
-	groups, err := parseTargets(targetsTOML)
-	if err != nil {
-		panic("benchreport: data/targets.toml: " + err.Error())
-	}
-	targetGroups = groups
-	byID := map[string]target{}
-	for _, g := range groups {
+// targetByID is the target with that id.
+func targetByID(id string) target {
+	for _, g := range targetGroups {
 		for _, t := range g.Targets {
-			byID[t.ID] = t
+			if t.ID == id {
+				return t
+			}
 		}
 	}
-	rustU32Target, _, _ = bound(byID["rust_u32"].Target)
-	rustLtTarget, _, _ = bound(byID["rust_lt_u32"].Target)
-	wordTarget, _, _ = bound(byID["dlopen_u64"].Target)
-	goReadTargets = byID["go_read"].Sizes
+	return target{}
+}
+
+// targetBound is the number of the bound of the target with that id.
+func targetBound(id string) float64 {
+	v, _, _ := bound(targetByID(id).Target)
+	return v
 }
 
 // parseTargets decodes the targets and checks them against the schema.
@@ -211,7 +213,7 @@ func (r *report) measure(t target, vaes bool) []bar {
 }
 
 // profiles are the "Misses explained" sections a target's profile names.
-var profiles = map[string]string{"fill": hWhyFill, "rust": hWhyRust, "read": hWhyRead, "v2": hWhyV2, "word": hWhyWord}
+var profiles = map[string]string{"fill": h("WhyFill"), "rust": h("WhyRust"), "read": h("WhyRead"), "v2": h("WhyV2"), "word": h("WhyWord")}
 
 // missExplained reports whether "Misses explained" profiles the target's
 // miss in this run.
@@ -240,7 +242,7 @@ func (r *report) goSizes(t target) []bar {
 		at := func(s string) string { return strings.ReplaceAll(s, "{size}", sz) }
 		b := goBar(strings.ReplaceAll(t.What, "{size}", fmtBytes(parseSize(sz))), r.res.goRandp, at(t.A), at(t.B), t.Target, meets(t.Target))
 		if t.Profile == "read" && missed[sz] && b.met == "**no**" {
-			b.linkProfile(hWhyRead)
+			b.linkProfile(h("WhyRead"))
 		}
 		bars = append(bars, b)
 	}
@@ -254,7 +256,7 @@ func (r *report) fillBars(t target, ok func(float64) bool) []bar {
 	floors, _, _ := r.fillFloors()
 	explained := map[float64]bool{}
 	for _, f := range floors {
-		explained[f.size] = true
+		explained[f.Size] = true
 	}
 	var bars []bar
 	for n := 16.0; n <= 1<<20; n *= 2 {
@@ -275,7 +277,7 @@ func (r *report) fillBars(t target, ok func(float64) bool) []bar {
 		if p36 != "" {
 			b.measured = notMeasured(p36)
 		} else if explained[n] {
-			b.linkProfile(hWhyFill)
+			b.linkProfile(h("WhyFill"))
 		}
 		bars = append(bars, b)
 	}
@@ -300,7 +302,7 @@ func (r *report) aesniBars(t target, ok func(float64) bool) []bar {
 			continue
 		}
 		b := ratioBar(what, r.res.c.get("fill_"+sz+"/planet36"), s, t.Target, ok)
-		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(hBackends) + "))"
+		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(h("Backends")) + "))"
 		bars = append(bars, b)
 	}
 	return bars

@@ -15,21 +15,12 @@ import (
 // through dlopen against its bound; the last two beside a thread-local
 // word loaded and zeroed with no generator.
 
-const (
-	hWhy     = "Misses explained"
-	hWhyFill = "C fills against planet36/randp"
-	hWhyV2   = "Go rand/v2 Source against PCG"
-	hWhyWord = "C randp_u64 through a dlopen'ed library"
-	hWhyRust = "Rust u32 and lt_u32 against ThreadRng"
-	hWhyRead = "Go Read of a few bytes against a per-goroutine reader"
-)
-
 // rustWords is the Rust word rows with targets beside copyzero_u32, which
 // bounds any generator that hands out words from a per-thread buffer and
 // erases them.
 type rustWords struct {
-	u32, thread, handout stat // randp_u32, ThreadRng next_u32, copyzero_u32 (group u32)
-	lt, threadLt         stat // randp_lt_u32 and ThreadRng random_range (group lt_u32)
+	U32, Thread, Handout stat // randp_u32, ThreadRng next_u32, copyzero_u32 (group u32)
+	Lt, ThreadLt         stat // randp_lt_u32 and ThreadRng random_range (group lt_u32)
 }
 
 // rustWordMiss returns the Rust word rows when the run misses the u32 or
@@ -37,9 +28,9 @@ type rustWords struct {
 // copyzero_u32.
 func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	cr := r.res.crit
-	w = rustWords{u32: cr.get("u32", "randp_u32").Time, thread: cr.get("u32", "rand_ThreadRng").Time, handout: cr.get("u32", "copyzero_u32").Time,
-		lt: cr.get("lt_u32", "randp_lt_u32").Time, threadLt: cr.get("lt_u32", "rand_random_range").Time}
-	if !w.handout.ok() {
+	w = rustWords{U32: cr.get("u32", "randp_u32").Time, Thread: cr.get("u32", "rand_ThreadRng").Time, Handout: cr.get("u32", "copyzero_u32").Time,
+		Lt: cr.get("lt_u32", "randp_lt_u32").Time, ThreadLt: cr.get("lt_u32", "rand_random_range").Time}
+	if !w.Handout.ok() {
 		return w, false, false
 	}
 	v, _, _, _ := r.wordRatio("u32", "randp_u32", "rand_ThreadRng")
@@ -51,38 +42,38 @@ func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 // hands out a word of AES-256 keystream from a per-thread buffer, and erases
 // it, costs on this CPU, measured in the same processes.
 type wordFloor struct {
-	dlopen, static stat    // u64/randp_dlopen and u64/randp
-	handout        stat    // copyzero_u64/copyzero: a thread-local index, one word loaded and zeroed, no generator
-	handoutDlopen  stat    // the same code in a dlopen'ed object (copyzero_u64/copyzero_dlopen); unset in older runs
-	empty          stat    // empty_u64/empty: a call that does nothing, in the executable
-	emptyDlopen    stat    // empty_u64/empty_dlopen: the same in a dlopen'ed object
-	keystream      float64 // 8 bytes at the widest 14-round loop's best rate, ns
+	Dlopen, Static stat    // u64/randp_dlopen and u64/randp
+	Handout        stat    // copyzero_u64/copyzero: a thread-local index, one word loaded and zeroed, no generator
+	HandoutDlopen  stat    // the same code in a dlopen'ed object (copyzero_u64/copyzero_dlopen); unset in older runs
+	Empty          stat    // empty_u64/empty: a call that does nothing, in the executable
+	EmptyDlopen    stat    // empty_u64/empty_dlopen: the same in a dlopen'ed object
+	Keystream      float64 // 8 bytes at the widest 14-round loop's best rate, ns
 }
 
 // floorHandout is the handout reached as the row's call is, through a
 // dlopen'ed object, when the run has that row; else the executable's.
 func (w wordFloor) floorHandout() stat {
-	if w.handoutDlopen.ok() {
-		return w.handoutDlopen
+	if w.HandoutDlopen.ok() {
+		return w.HandoutDlopen
 	}
-	return w.handout
+	return w.Handout
 }
 
 // floor is the handout at the fast end of its interval plus its keystream
 // at the ceiling: a bound no randp_u64 call goes below, not a typical time.
-func (w wordFloor) floor() float64 { return w.floorHandout().Lo + w.keystream }
+func (w wordFloor) Floor() float64 { return w.floorHandout().Lo + w.Keystream }
 
 // wordMiss returns the word floor when the run misses the dlopen target by
 // the medians and has the rows that bound it.
 func (r *report) wordMiss() (wordFloor, bool) {
 	c := r.res.c
-	w := wordFloor{dlopen: c.get("u64/randp_dlopen"), static: c.get("u64/randp"), handout: c.get("copyzero_u64/copyzero"),
-		handoutDlopen: c.get("copyzero_u64/copyzero_dlopen"), empty: c.get("empty_u64/empty"), emptyDlopen: c.get("empty_u64/empty_dlopen")}
+	w := wordFloor{Dlopen: c.get("u64/randp_dlopen"), Static: c.get("u64/randp"), Handout: c.get("copyzero_u64/copyzero"),
+		HandoutDlopen: c.get("copyzero_u64/copyzero_dlopen"), Empty: c.get("empty_u64/empty"), EmptyDlopen: c.get("empty_u64/empty_dlopen")}
 	perByte, ceilKnown := r.res.ceil.perByte()
-	if !w.dlopen.ok() || w.dlopen.Center <= wordTarget || !w.handout.ok() || !ceilKnown {
+	if !w.Dlopen.ok() || w.Dlopen.Center <= wordTarget || !w.Handout.ok() || !ceilKnown {
 		return w, false
 	}
-	w.keystream = 8 * perByte
+	w.Keystream = 8 * perByte
 	return w, true
 }
 
@@ -99,43 +90,43 @@ const (
 // planet36/randp, with the least such a call costs on this CPU: served from
 // a buffer of AES-256 keystream below directFrom, written in place from it.
 type fillFloor struct {
-	size       float64
-	p36, randp stat
-	keystream  float64 // the size's keystream at the widest 14-round loop's best rate (its interval's low time), ns
-	direct     bool    // written in place: no copy out of a buffer
-	copyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero); unset when direct
-	call       float64 // randp's call without its bytes: see callCost
-	callKnown  bool    // whether the run has the rows callCost needs
+	Size       float64
+	P36, Randp stat
+	Keystream  float64 // the size's keystream at the widest 14-round loop's best rate (its interval's low time), ns
+	Direct     bool    // written in place: no copy out of a buffer
+	CopyZero   stat    // randp's copy out of the buffer and zeroing behind it (Rust copy_zero); unset when direct
+	Call       float64 // randp's call without its bytes: see callCost
+	CallKnown  bool    // whether the run has the rows callCost needs
 }
 
 // callCell renders the call's part of the floor: "0 ns" where randp_u64 at
 // its fastest costs no more than its bytes, "—" where the run lacks it.
-func (f fillFloor) callCell() string {
+func (f fillFloor) CallCell() string {
 	switch {
-	case !f.callKnown:
+	case !f.CallKnown:
 		return "—"
-	case f.call == 0:
+	case f.Call == 0:
 		return "0 ns"
 	}
-	return ns(f.call)
+	return ns(f.Call)
 }
 
 // copyCell renders the copy's part of the floor.
-func (f fillFloor) copyCell() string {
-	if f.direct {
+func (f fillFloor) CopyCell() string {
+	if f.Direct {
 		return "none (written in place)"
 	}
-	return ns(f.copyZero.Lo)
+	return ns(f.CopyZero.Lo)
 }
 
 // floor is the keystream, the copy (none when written in place) and the
 // call, each at the low end of its interval: a bound no randp call of that
 // size goes below, not a typical time.
-func (f fillFloor) floor() float64 {
-	if f.direct {
-		return f.keystream + f.call
+func (f fillFloor) Floor() float64 {
+	if f.Direct {
+		return f.Keystream + f.Call
 	}
-	return f.keystream + f.copyZero.Lo + f.call
+	return f.Keystream + f.CopyZero.Lo + f.Call
 }
 
 // callCost is what a C call into randp costs beyond its bytes, at its
@@ -171,11 +162,11 @@ func (r *report) fillFloors() (floors []fillFloor, kernel string, perByte float6
 		name := res.c.fillTable(n)
 		p36, rp := res.c.get(name+"planet36"), res.c.get(name+"randp")
 		v, _, _ := r.fillRatio(n)
-		f := fillFloor{size: n, p36: p36, randp: rp, keystream: n * perByte, direct: n >= directFrom, call: call, callKnown: callKnown}
-		if !f.direct {
-			f.copyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
+		f := fillFloor{Size: n, P36: p36, Randp: rp, Keystream: n * perByte, Direct: n >= directFrom, Call: call, CallKnown: callKnown}
+		if !f.Direct {
+			f.CopyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
 		}
-		if v == 0 || v >= 1 || (!f.direct && !f.copyZero.ok()) {
+		if v == 0 || v >= 1 || (!f.Direct && !f.CopyZero.ok()) {
 			continue
 		}
 		floors = append(floors, f)
@@ -215,7 +206,7 @@ func (r *report) missesExplained() {
 	if len(floors) == 0 && !v2 && !wordMissed && !u32Missed && !ltMissed && len(reads) == 0 {
 		return
 	}
-	r.p("## %s\n\n", hWhy)
+	r.p("## %s\n\n", h("Why"))
 	if len(floors) > 0 {
 		r.fillWhy(floors, kernel, perByte)
 	}
@@ -242,11 +233,6 @@ func (r *report) v2Missed() bool {
 
 func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 	res := r.res
-	t := &table{head: []string{"Size", "planet36/randp, whole call", "randp", "keystream at the ceiling", "copy and zero", "call", "floor", "planet36/randp ÷ floor"}}
-	for _, f := range floors {
-		t.row(fmtBytes(f.size), ns(f.p36.Center), ns(f.randp.Center), ns(f.keystream), f.copyCell(), f.callCell(), ns(f.floor()),
-			sig(f.p36.Center/f.floor())+"×")
-	}
 	var rot, p36 string
 	rotStat, p := res.crit.get("fill_256B", "randp_keystream").Time, res.c.get("fill_256B/planet36")
 	if rotStat.ok() {
@@ -267,81 +253,40 @@ func (r *report) fillWhy(floors []fillFloor, kernel string, perByte float64) {
 		edge = append(edge, fmt.Sprintf("its copy and zeroing go through libc's memcpy and explicit_bzero (%s per KiB in the C program: the `copyzero` rows of the raw results)", ns(c.Center)))
 	}
 	r.text("why_fill", "Direct", directFromText, "Kernel", kernel, "GBps", fmt.Sprintf("%.1f", 1/perByte), "Turns", res.c.turnsNote(),
-		"Table", t.String(), "Rot", rot, "P36", p36, "RotSlower", rotStat.Center > p.Center, "Edge", strings.Join(edge, "; "))
+		"Floors", floors, "Rot", rot, "P36", p36, "RotSlower", rotStat.Center > p.Center, "Edge", strings.Join(edge, "; "))
 }
 
 func (r *report) v2Why() {
 	o := r.res.opcount
-	t := &table{head: []string{"Method", "Frame", "Leaf"}}
-	for _, f := range o.order {
-		t.row("`"+f+"`", "`"+o.frames[f]+"`", frameKind(o.frames[f]))
-	}
 	chacha8, ok := o.perCall["chacha8-v2"]
 	r.text("why_v2", "Buffered", o.perCall["buffered-v2"], "PCG", o.perCall["pcg-v2"], "HasChaCha8", ok, "ChaCha8", chacha8,
-		"Table", t.String(), "Nosplit", strings.HasPrefix(o.frames[r.bufferedUint64()], "nosplit "))
+		"Order", o.order, "Frames", o.frames, "Nosplit", strings.HasPrefix(o.frames[r.bufferedUint64()], "nosplit "))
 }
 
 func (r *report) wordWhy(w wordFloor) {
-	t := &table{head: []string{"Call", "Time"}}
-	t.row("`randp_u64` through a dlopen'ed librandp.so", spread(w.dlopen))
-	if w.static.ok() {
-		t.row("`randp_u64` linked statically", spread(w.static))
-	}
-	if w.handoutDlopen.ok() {
-		t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`), in a dlopen'ed object", spread(w.handoutDlopen))
-		t.row("the same, linked statically", spread(w.handout))
-	} else {
-		t.row("a thread-local word loaded and zeroed, no generator (`copyzero_u64`)", spread(w.handout))
-	}
-	calls := w.empty.ok() && w.emptyDlopen.ok()
-	if calls {
-		t.row("a function that does nothing, in a dlopen'ed object", spread(w.emptyDlopen))
-		t.row("the same, linked statically", spread(w.empty))
-	}
-	t.row("the keystream of 8 bytes at the ceiling", ns(w.keystream))
-	if w.handoutDlopen.ok() {
-		t.row("floor: the dlopen'ed handout at the fast end of its interval and the keystream", ns(w.floor()))
-	} else {
-		t.row("floor: the handout at the fast end of its interval and the keystream", ns(w.floor()))
-	}
 	gap := ""
-	if d := w.dlopen.Center - w.floor(); d > 0 {
+	if d := w.Dlopen.Center - w.Floor(); d > 0 {
 		gap = ns(d)
 	}
-	r.text("why_word", "Dlopen", ns(w.dlopen.Center), "N", w.dlopen.N, "Over", ns(w.dlopen.Center-wordTarget), "Target", ns(wordTarget),
-		"Table", t.String(), "Calls", calls, "CallCostsMore", calls && w.emptyDlopen.Lo > w.empty.Hi, "CallExtra", ns(w.emptyDlopen.Center-w.empty.Center),
-		"HandoutDlopen", w.handoutDlopen.ok(), "HandoutExtra", ns(w.handoutDlopen.Center-w.handout.Center), "Gap", gap,
-		"Floor", ns(w.floor()), "FloorOver", w.floor() >= wordTarget, "Reaches", w.dlopen.Lo <= wordTarget, "Lo", ns(w.dlopen.Lo))
+	calls := w.Empty.ok() && w.EmptyDlopen.ok()
+	r.text("why_word", "W", w, "Over", ns(w.Dlopen.Center-wordTarget), "Target", ns(wordTarget), "Calls", calls,
+		"CallCostsMore", calls && w.EmptyDlopen.Lo > w.Empty.Hi, "CallExtra", ns(w.EmptyDlopen.Center-w.Empty.Center),
+		"HandoutExtra", ns(w.HandoutDlopen.Center-w.Handout.Center), "Gap", gap, "FloorOver", w.Floor() >= wordTarget, "Reaches", w.Dlopen.Lo <= wordTarget)
 }
 
 func (r *report) rustWhy(w rustWords) {
-	t := &table{head: []string{"Call", "Time", "÷ ThreadRng"}}
-	per := func(s stat, of stat) string {
-		if !s.ok() || !of.ok() {
-			return ""
-		}
-		return sig(s.Center/of.Center) + "×"
-	}
-	t.row("randp `u32`", spread(w.u32), per(w.u32, w.thread))
-	t.row("rand `ThreadRng` `next_u32`", spread(w.thread), "1×")
-	t.row("no generator: a thread-local word loaded and zeroed (`copyzero_u32`)", spread(w.handout), per(w.handout, w.thread))
-	lt := w.lt.ok() && w.threadLt.ok()
-	if lt {
-		t.row("randp `lt_u32`", spread(w.lt), "")
-		t.row("rand `ThreadRng` `random_range` (u32)", spread(w.threadLt), "")
-	}
-	f := w.handout.Center / w.thread.Center
+	f := w.Handout.Center / w.Thread.Center
 	var ks, floor, floorF, left, rest string
 	if perByte, ok := r.res.ceil.perByte(); ok {
-		fl := w.handout.Center + 4*perByte
-		ks, floor, floorF = ns(4*perByte), ns(fl), sig(fl/w.thread.Center)
-		if l := rustU32Target*w.thread.Center - fl; l > 0 {
-			left, rest = ns(l), ns(w.u32.Center-fl)
+		fl := w.Handout.Center + 4*perByte
+		ks, floor, floorF = ns(4*perByte), ns(fl), sig(fl/w.Thread.Center)
+		if l := rustU32Target*w.Thread.Center - fl; l > 0 {
+			left, rest = ns(l), ns(w.U32.Center-fl)
 		}
 	}
-	r.text("why_rust", "Table", t.String(), "FloorOver", f > rustU32Target, "F", sig(f), "Target", sig(rustU32Target),
-		"Adds", ns(w.u32.Center-w.handout.Center), "KS", ks, "Floor", floor, "FloorF", floorF, "Left", left, "Rest", rest,
-		"Lt", lt, "LtMore", ns(w.lt.Center-w.u32.Center), "ThreadLtMore", ns(w.threadLt.Center-w.thread.Center))
+	r.text("why_rust", "W", w, "FloorOver", f > rustU32Target, "F", sig(f), "Target", sig(rustU32Target),
+		"Adds", ns(w.U32.Center-w.Handout.Center), "KS", ks, "Floor", floor, "FloorF", floorF, "Left", left, "Rest", rest,
+		"Lt", w.Lt.ok() && w.ThreadLt.ok(), "LtMore", ns(w.Lt.Center-w.U32.Center), "ThreadLtMore", ns(w.ThreadLt.Center-w.Thread.Center))
 }
 
 // frameKind says what a frame line from the compiler costs each call.
@@ -375,17 +320,8 @@ func (r *report) goReadMissed() []string {
 func (r *report) goReadWhy(missed []string) {
 	g := r.res.goRandp
 	none, pin, swap := g.get("ReadGuard/op=none"), g.get("ReadGuard/op=pin"), g.get("ReadGuard/op=swap")
-	t := &table{head: []string{"Call", "Time"}}
-	for _, sz := range missed {
-		n := fmtBytes(parseSize(sz))
-		t.row("randp `Read`, "+n, spread(g.get("RandpRead/"+sz)))
-		t.row("pure-Go AES-CTR reader, "+n, spread(g.get("AESCTRRead/"+sz)))
-	}
-	t.row("an empty function (`ReadGuard/op=none`)", spread(none))
-	t.row("`procPin` and `procUnpin`, as `Read` makes them (`ReadGuard/op=pin`)", spread(pin))
 	swapCost := ""
 	if swap.ok() {
-		t.row("an atomic swap and a store on a word of its own (`ReadGuard/op=swap`)", spread(swap))
 		swapCost = ns(swap.Center - none.Center)
 	}
 	cost := pin.Center - none.Center
@@ -396,5 +332,5 @@ func (r *report) goReadWhy(missed []string) {
 		parts = append(parts, fmt.Sprintf("%s at %s (the reader %s)", ns(less), fmtBytes(parseSize(sz)), ns(rd)))
 		within = within && less <= rd
 	}
-	r.text("why_read", "Table", t.String(), "Cost", ns(cost), "Swap", swapCost, "Parts", strings.Join(parts, ", "), "Within", within)
+	r.text("why_read", "Missed", missed, "Cost", ns(cost), "Swap", swapCost, "Parts", strings.Join(parts, ", "), "Within", within)
 }
