@@ -61,6 +61,7 @@ test-suites: build $(TEST_TARGETS)
 	@echo "make test: all suites passed"
 
 # The tools first, one at a time; then the suites, TEST_JOBS at a time,
+# every one of them even after one fails (-k), so a run names every failure;
 # each recipe line run through scripts/timed-shell.sh, which bounds it by
 # RANDP_RECIPE_TIMEOUT seconds (1500 unless set), prints a line on file
 # descriptor 3 as it starts and ends, and records its wall time;
@@ -70,7 +71,7 @@ test:
 	@mkdir -p build && rm -f build/test-times.raw
 	$(MAKE) --no-print-directory -j1 test-tools
 	@start=$$(date +%s.%N); st=0; \
-	RANDP_TEST_TIMES=$(abspath build/test-times.raw) $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target \
+	RANDP_TEST_TIMES=$(abspath build/test-times.raw) $(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target \
 		test-suites SHELL=$(abspath scripts/timed-shell.sh) '.SHELLFLAGS=$$@ -c' 3>&1 || st=$$?; \
 	end=$$(date +%s.%N); \
 	scripts/test-times.sh build/test-times.raw "$$(echo "$$end - $$start" | bc)" $(TEST_JOBS) >$(TEST_TIMES); \
