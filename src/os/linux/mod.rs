@@ -67,32 +67,6 @@ fn last_errno() -> i32 {
     unsafe { *libc::__errno_location() }
 }
 
-/// Opens `path`, a file of /proc/self, read-only through raw system calls
-/// (no allocation, no lock), if it is on procfs; the caller closes the
-/// descriptor. A file of another filesystem mounted or bind-mounted there (a
-/// chroot's or a container's stand-in for /proc) is closed and refused:
-/// what it says of this process's memory cannot be trusted.
-fn open_proc_self(path: &core::ffi::CStr) -> Option<libc::c_int> {
-    const PROC_SUPER_MAGIC: i64 = 0x9fa0;
-    // SAFETY: a NUL-terminated path; the descriptor is returned or closed.
-    let fd = unsafe { libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) }
-        as libc::c_int;
-    if fd < 0 {
-        return None;
-    }
-    // SAFETY: statfs is plain data, valid when zeroed, and fstatfs fills it.
-    let mut st: libc::statfs = unsafe { core::mem::zeroed() };
-    // SAFETY: `fd` is open and `st` a valid out-pointer.
-    let on_procfs = unsafe { libc::syscall(libc::SYS_fstatfs, fd, &mut st as *mut libc::statfs) } == 0
-        && st.f_type as i64 == PROC_SUPER_MAGIC;
-    if !on_procfs {
-        // SAFETY: `fd` is the descriptor opened above, closed once.
-        unsafe { libc::syscall(libc::SYS_close, fd) };
-        return None;
-    }
-    Some(fd)
-}
-
 /// Writes `msg` to stderr with a single write(2) and aborts the process
 /// (SIGABRT).
 pub(crate) fn write_stderr_and_abort(msg: &[u8]) -> ! {

@@ -102,13 +102,19 @@ fn find(sp: usize) -> Option<(usize, usize)> {
 /// The mapping of /proc/self/maps that holds `addr`: its bounds, and
 /// whether the kernel labels it `[stack]`.
 fn mapping_of(addr: usize) -> Option<(usize, usize, bool)> {
-    let fd = super::open_proc_self(c"/proc/self/maps")?;
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe {
+        libc::syscall(libc::SYS_openat, libc::AT_FDCWD, c"/proc/self/maps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC)
+    } as libc::c_int;
+    if fd < 0 {
+        return None;
+    }
     let mut lines = Lines::default();
     let mut buf = [0u8; 512];
     let found = loop {
         // SAFETY: `buf` is valid for writes of its length.
         let got = unsafe { libc::syscall(libc::SYS_read, fd, buf.as_mut_ptr(), buf.len()) };
-        if got < 0 && super::last_errno() == libc::EINTR {
+        if got < 0 && last_errno() == libc::EINTR {
             continue;
         }
         if got <= 0 {
@@ -121,6 +127,11 @@ fn mapping_of(addr: usize) -> Option<(usize, usize, bool)> {
     // SAFETY: `fd` is the descriptor opened above, closed once.
     unsafe { libc::syscall(libc::SYS_close, fd) };
     found
+}
+
+fn last_errno() -> i32 {
+    // SAFETY: errno's location is valid for the thread's life.
+    unsafe { *libc::__errno_location() }
 }
 
 /// A line of /proc/self/maps read one byte at a time: its start and end

@@ -260,13 +260,23 @@ pub(in crate::os) fn lock_extension(p: NonNull<u8>) -> usize {
 /// implies), `lo` (VM_LOCKED). False if the file cannot be opened or is not
 /// on procfs.
 fn smaps_shows_flag(addr: usize, flag: &[u8]) -> bool {
-    let Some(fd) = super::open_proc_self(c"/proc/self/smaps") else {
+    const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe {
+        libc::syscall(libc::SYS_openat, libc::AT_FDCWD, c"/proc/self/smaps".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC)
+    } as libc::c_int;
+    if fd < 0 {
         return false;
-    };
+    }
+    // SAFETY: statfs is plain data, valid when zeroed, and fstatfs fills it.
+    let mut st: libc::statfs = unsafe { core::mem::zeroed() };
+    // SAFETY: `fd` is open and `st` a valid out-pointer.
+    let on_procfs = unsafe { libc::syscall(libc::SYS_fstatfs, fd, &mut st as *mut libc::statfs) } == 0
+        && st.f_type as i64 == PROC_SUPER_MAGIC;
     let mut lines = Lines::new(fd);
     let mut in_mapping = false;
     let mut shown = false;
-    while let Some(line) = lines.next() {
+    while on_procfs && let Some(line) = lines.next() {
         if let Some((lo, hi)) = mapping_range(line) {
             if in_mapping {
                 break;
