@@ -48,7 +48,7 @@ use windows as imp;
 
 #[cfg(all(feature = "internals", target_os = "linux"))]
 pub(crate) use imp::accept_unverified_wipe_on_fork;
-#[cfg(all(feature = "internals", target_os = "linux"))]
+#[cfg(all(feature = "internals", target_os = "linux", target_arch = "x86_64"))]
 pub(crate) use imp::stack_look_up_entry;
 #[cfg(feature = "internals")]
 pub(crate) use imp::state_mapping;

@@ -18,7 +18,7 @@ mod tls;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 
-#[cfg(feature = "internals")]
+#[cfg(all(feature = "internals", target_arch = "x86_64"))]
 pub(crate) use stack::look_up_entry as stack_look_up_entry;
 pub(crate) use stack::thread_stack;
 pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, unmap_page};

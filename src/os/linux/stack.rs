@@ -75,7 +75,7 @@ fn look_up(words: &[AtomicUsize; 2], sp: usize, tries: usize) -> Option<(usize, 
 /// (some hundred thousand instructions in a debug build) and touches no
 /// state but its two thread-local words, which it stores at its end, so the
 /// test runs it as one step.
-#[cfg(feature = "internals")]
+#[cfg(all(feature = "internals", target_arch = "x86_64"))]
 pub(crate) fn look_up_entry() -> usize {
     look_up as fn(&[AtomicUsize; 2], usize, usize) -> Option<(usize, usize)> as usize
 }
