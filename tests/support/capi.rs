@@ -1,9 +1,10 @@
 //! The C library as a C program sees it, built for the target under test.
 //!
-//! - glibc: librandp.so, loaded with dlopen from the target directory this
-//!   test binary was built in (`target/<profile>/` or
-//!   `target/<triple>/<profile>/`; `make build`, or `cargo build -p
-//!   randp-capi` with the same `--target`, builds it first).
+//! - glibc: librandp.so, loaded with dlopen from the release directory
+//!   beside the one this test binary was built in (`target/release/` or
+//!   `target/<triple>/release/`, whatever profile the tests use; `make
+//!   build`, or `cargo build --release -p randp-capi` with the same
+//!   `--target`, builds it first).
 //! - Windows: randp.dll, loaded with LoadLibrary from the same place (`make
 //!   build-windows`).
 //! - musl: build/<triple>/librandp.a, the archive a musl C program links,
@@ -43,12 +44,20 @@ pub fn is_abort(status: &std::process::ExitStatus) -> bool {
     return status.code() == Some(0xC000_0409_u32 as i32);
 }
 
-/// Loads target/<profile>/librandp.so (next to this binary's deps/ folder).
+/// The release directory of the target directory this test binary was
+/// built in: `target/release` or `target/<triple>/release`, where `make
+/// build` and `make build-windows` put the C library.
+#[cfg(not(target_env = "musl"))]
+fn release_dir() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("own path");
+    let profiles = exe.ancestors().nth(3).expect("target/[<triple>/]<profile>/deps/<test>");
+    profiles.join("release")
+}
+
+/// Loads target/release/librandp.so (see [`release_dir`]).
 #[cfg(all(unix, not(target_env = "musl")))]
 pub fn load() -> Capi {
-    let exe = std::env::current_exe().expect("own path");
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>/deps");
-    let path = dir.join("librandp.so");
+    let path = release_dir().join("librandp.so");
     assert!(path.exists(), "{} is missing: build the C library first (make build)", path.display());
     let cpath = CString::new(path.to_str().unwrap()).unwrap();
     // SAFETY: dlopen of a library path; the library's constructor only
@@ -102,13 +111,11 @@ pub fn load() -> Capi {
     )
 }
 
-/// Loads target/<triple>/<profile>/randp.dll (next to this binary's deps/ folder).
+/// Loads target/<triple>/release/randp.dll (see [`release_dir`]).
 #[cfg(windows)]
 pub fn load() -> Capi {
     use windows_sys::Win32::System::LibraryLoader::{GetProcAddress, LoadLibraryA};
-    let exe = std::env::current_exe().expect("own path");
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<triple>/<profile>/deps");
-    let path = dir.join("randp.dll");
+    let path = release_dir().join("randp.dll");
     assert!(path.exists(), "{} is missing: build the C library first (make build-windows)", path.display());
     let cpath = CString::new(path.to_str().unwrap()).unwrap();
     // SAFETY: loads a library by path; randp.dll runs no code at load but
