@@ -18,11 +18,14 @@ set -u
 command -v valgrind >/dev/null || (apt-get update && apt-get install -y valgrind) >&2
 command -v valgrind >/dev/null || { echo "valgrind-memcheck: valgrind missing" >&2; exit 2; }
 
+here=$(dirname "$0")
+# The suppressions name one function, randp's wipe of the dead stack below
+# its stack pointer after a keystream call (scripts/valgrind-wipe.supp).
 opts=(--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
-	--show-leak-kinds=definite,indirect --track-origins=yes --child-silent-after-fork=no)
+	--show-leak-kinds=definite,indirect --track-origins=yes --child-silent-after-fork=no
+	--suppressions="$here/valgrind-wipe.supp")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-here=$(dirname "$0")
 
 # memcheck LOG PROGRAM [ARG...]: run under valgrind; returns its exit status.
 memcheck() {
