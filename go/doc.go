@@ -61,14 +61,14 @@
 //
 // Neither path can be seeded, not even through crypto/rand. On Linux both
 // read getrandom(2) themselves (the cgo path in the randp library, the
-// pure-Go path through a system call of its own), so neither a program or
-// package that replaces crypto/rand.Reader, even in an init that runs before
-// this package's, nor testing/cryptotest.SetGlobalRandom, which makes
-// crypto/rand deterministic in a test, changes their output; there the two
-// paths behave the same. Off Linux, where only the pure-Go path runs, it
-// seeds from crypto/rand.Reader as it was when this package was
-// initialised, Go's own reader of the operating system's source
-// (getentropy on macOS and OpenBSD, ProcessPrng on Windows, getrandom or
+// pure-Go path through a system call of its own), and on Windows the pure-Go
+// path calls ProcessPrng itself, so neither a program or package that
+// replaces crypto/rand.Reader, even in an init that runs before this
+// package's, nor testing/cryptotest.SetGlobalRandom, which makes crypto/rand
+// deterministic in a test, changes their output; on Linux the two paths
+// behave the same. Elsewhere the pure-Go path seeds from crypto/rand.Reader
+// as it was when this package was initialised, Go's own reader of the
+// operating system's source (getentropy on macOS and OpenBSD, getrandom or
 // kern.arandom on the BSDs, random_get on WASI): replacing crypto/rand.Reader
 // later changes nothing, but a package initialised before this one that
 // replaces it, or SetGlobalRandom in a test, decides the seeds there.

@@ -16,8 +16,9 @@ import (
 // so that it erases each key before any of that key's output is handed out.
 // The state of each generator is in a page of the package's own
 // (memory_linux.go, memory_other.go), seeded and reseeded from the
-// operating system's source (osReader: getrandom(2) on Linux, read directly;
-// see osrand_linux.go and osrand_other.go).
+// operating system's source (osReader: getrandom(2) on Linux and ProcessPrng
+// on Windows, read directly; see osrand_linux.go, osrand_windows.go and
+// osrand_other.go).
 //
 // ChaCha8Rand makes its output in epochs of 1 KiB: four calls of the block
 // function under one key (counters 0, 4, 8 and 12, 32 words each), of which

@@ -1,13 +1,13 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package randp
 
 import crand "crypto/rand"
 
-// Off Linux the pure-Go path seeds from crypto/rand's reader as it was when
-// the package was initialised: Go's own, which reads the operating system's
-// source (getentropy on macOS and OpenBSD, ProcessPrng on Windows,
-// getrandom or kern.arandom on the BSDs, wasi's random_get, and so on).
+// Off Linux and Windows the pure-Go path seeds from crypto/rand's reader as
+// it was when the package was initialised: Go's own, which reads the
+// operating system's source (getentropy on macOS and OpenBSD, getrandom or
+// kern.arandom on the BSDs, wasi's random_get, and so on).
 // Replacing crypto/rand.Reader after that changes nothing here; a package
 // initialised before this one that replaces it does, and so does
 // testing/cryptotest.SetGlobalRandom, which makes crypto/rand's own reader
