@@ -146,11 +146,13 @@ test-security: test-security-signal-frames-static
 # (protection "rseq") and with GLIBC_TUNABLES=glibc.pthread.rseq=0 (blocked
 # signals), and checks which one each child used. The binary is checked to
 # have no program interpreter and to define __rseq_offset.
-SEC_STATIC_STORM_DIR := target/crt-static/$(HOST_TRIPLE)/release/deps
+SEC_STATIC_STORM_DIR := target/crt-static/$(HOST_TRIPLE)/tests/deps
 test-security-signal-frames-static: security-tools
 	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) test --locked --profile tests --features internals \
 		--test signal_frames --target $(HOST_TRIPLE) --target-dir target/crt-static --no-run
 	@bin=$$(ls -t $(SEC_STATIC_STORM_DIR)/signal_frames-* | grep -v '\.d$$' | head -1); \
+	if [ -z "$$bin" ]; then \
+		echo "test-security-signal-frames-static: no signal_frames binary in $(SEC_STATIC_STORM_DIR)" >&2; exit 1; fi; \
 	if readelf -l $$bin | grep -q 'Requesting program interpreter'; then \
 		echo "test-security-signal-frames-static: $$bin is not static" >&2; exit 1; fi; \
 	if ! nm $$bin | grep -q ' [DdBb] __rseq_offset$$'; then \
