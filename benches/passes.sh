@@ -45,7 +45,7 @@ while [ "$i" -le "$passes" ]; do
 		echo "# aes-ceiling" >>"$out/ceiling.txt"
 		"$AES_CEILING" "${CEILING_GIB:-0.5}" 1 >>"$out/ceiling.txt"
 	else
-		echo "# aes-ceiling: not measured: tool source unavailable" >>"$out/ceiling.txt"
+		echo "# aes-ceiling: not measured: $(cat "${AES_CEILING:-}.missing" 2>/dev/null || echo tool not built)" >>"$out/ceiling.txt"
 	fi
 	# Rust: every criterion binary, its results kept per pass.
 	for bin in ${RUST_BINS:-}; do
