@@ -22,6 +22,22 @@ pub(crate) unsafe fn os_fill_raw(dst: *mut u8, len: usize) {
     }
 }
 
+/// Fills the `len` bytes at `dst` from the kernel's userspace generator
+/// with its state at `state` ([`os::fill_from_kernel_rng`]) and returns
+/// true, or returns false with nothing written where the process has none;
+/// aborts the process if it fails, as for the OS entropy source.
+///
+/// # Safety
+/// As for [`os::fill_from_kernel_rng`].
+pub(crate) unsafe fn kernel_rng_fill_raw(state: *mut u8, dst: *mut u8, len: usize) -> bool {
+    // SAFETY: forwarded from the caller.
+    match unsafe { os::fill_from_kernel_rng(state, dst, len) } {
+        None => false,
+        Some(Ok(())) => true,
+        Some(Err(e)) => entropy_failed(e),
+    }
+}
+
 /// Fills `dst` from the OS, aborting the process if the OS cannot supply the
 /// bytes.
 pub(crate) fn os_fill(dst: &mut [u8]) {

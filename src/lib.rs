@@ -14,15 +14,21 @@
 //!
 //! # Construction
 //! Each thread keeps an AES-256 key schedule and a buffer of keystream
-//! together in one page of memory of its own (3,520 bytes of buffer; on
-//! Linux 15,808 once three more pages, locked in memory, extend it:
+//! together in one page of memory of its own (3,328 bytes of buffer; on
+//! Linux 15,616 once three more pages, locked in memory, extend it:
 //! `internals::thread_buffer_len()` with the `internals` feature). A refill runs
 //! AES-256-CTR under the current key from counter zero: blocks 0 and 1 become
 //! the next key, whose schedule replaces the old one (which is zeroed), and
 //! the rest fill the buffer. Bytes are zeroed in the buffer as they are
 //! handed out. Requests of 1,280 bytes or more are written straight into the
 //! caller's memory, up to 1 MiB per key. After every 1 MiB of a thread's
-//! output, 32 fresh bytes from getrandom(2) are mixed into the key. On x86_64
+//! output, 32 fresh bytes from getrandom(2) are mixed into the key. Where
+//! the kernel's vDSO has getrandom (Linux 6.11+ on x86_64, 6.14+ on aarch64),
+//! 16 bytes from it are also mixed into the key before every refill and
+//! every 64 KiB of direct output (one key then writes at most 64 KiB): the
+//! vDSO follows the kernel's reseeds, so two copies of a thread's state (a
+//! VM snapshot restored twice) part ways at their next refill once each
+//! guest kernel has reseeded. On x86_64
 //! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
 //! every key in the state or in registers, never on the stack, and run as
@@ -214,12 +220,39 @@ pub mod internals {
         crate::os::stack_look_up_entry()
     }
 
+    /// The entry address of the vDSO's getrandom that randp calls (0 if it
+    /// calls none), for the tests that single-step a draw, which run it as
+    /// one step: it is the kernel's code, with a state of its own.
+    pub fn kernel_rng_entry() -> usize {
+        crate::os::kernel_rng_entry()
+    }
+
     /// Switches off (`true`) or back on the protection that keeps keys out
     /// of signal frames (restartable sequences, or signals blocked around
     /// the keystream), for the control of the tests that show it is needed.
     /// Never call it outside such a test.
     pub fn set_signal_frame_protection_off(off: bool) {
         crate::keystream::set_signal_frame_protection_off(off)
+    }
+
+    /// Switches off (`true`) or back on the mix of the kernel's current
+    /// output (the vDSO's getrandom) into the key before every refill and
+    /// every 64 KiB of direct output, for the control of the tests that
+    /// show it is needed after a VM snapshot is restored, and for the
+    /// benchmark of its cost. Never call it outside such a test.
+    pub fn set_kernel_mix_off(off: bool) {
+        crate::thread_state::set_kernel_mix_off(off)
+    }
+
+    /// At most this many bytes are written straight into callers' memory
+    /// between two mixes of the kernel's current output into the key.
+    pub const MIX_DIRECT: usize = crate::generator::MIX_DIRECT;
+
+    /// Whether this process mixes the kernel's current output into its
+    /// refills: it has the vDSO's getrandom (Linux 6.11+ on x86_64, 6.14+ on
+    /// aarch64) and droppable state pages.
+    pub fn kernel_mix_available() -> bool {
+        crate::os::kernel_rng_available()
     }
 
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key
@@ -267,7 +300,7 @@ pub mod internals {
     }
 
     /// How many bytes a refill of this thread's buffer writes now: the
-    /// 3,520 of its state page, or 15,808 once its extension is attached
+    /// 3,328 of its state page, or 15,616 once its extension is attached
     /// (Linux, where the limit on locked memory allows; asked at the first
     /// call after the thread's first refill). `None` if this thread has no
     /// userspace state.

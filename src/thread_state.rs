@@ -33,14 +33,16 @@
 //! they were (`Generator::forget_stale_counts`, checked right after `live`
 //! is set).
 
-use crate::generator::{CountsWord, DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
+use crate::entropy;
+use crate::generator::{CountsWord, DEFAULT_BLOCKS, DEFAULT_RESEED, Generator, KernelMix};
 use crate::os::{self, STATE_LEN, slot};
+use core::cell::UnsafeCell;
 use core::ptr::NonNull;
 use core::sync::atomic::Ordering::{Relaxed, SeqCst};
-use core::sync::atomic::{AtomicU64, AtomicUsize, compiler_fence};
+use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, compiler_fence};
 
 /// The generator every thread uses.
-pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED, ThreadCounts>;
+pub(crate) type ThreadGenerator = Generator<DEFAULT_BLOCKS, DEFAULT_RESEED, ThreadCounts, ThreadKernelMix>;
 
 /// A thread generator's counts word: the calling thread's second
 /// thread-local word ([`os::counts`]). Only the thread that owns the
@@ -54,10 +56,51 @@ impl CountsWord for ThreadCounts {
     }
 }
 
-/// A thread's state: its generator, which fills the page. Its `live` word
-/// tells a call whether the page was zeroed (forked, dropped) under it.
+/// A thread generator's source of the kernel's current output: the
+/// kernel's userspace generator ([`os::fill_from_kernel_rng`]: on Linux
+/// the vDSO's getrandom), with its state in the room at the start of the
+/// thread's state page, where the generator's page is.
+pub(crate) struct ThreadKernelMix;
+
+/// Whether a test switched the mix off ([`set_kernel_mix_off`]).
+static KERNEL_MIX_OFF: AtomicBool = AtomicBool::new(false);
+
+impl KernelMix for ThreadKernelMix {
+    #[inline]
+    fn available(&self) -> bool {
+        os::kernel_rng_available() && !KERNEL_MIX_OFF.load(Relaxed)
+    }
+
+    #[inline]
+    unsafe fn fresh(&self, dst: *mut u8) -> bool {
+        // This value is a field of a thread's generator, in its state page.
+        let page = (self as *const Self as usize) & !PAGE_MASK;
+        let room = page + core::mem::offset_of!(ThreadState, kernel_rng);
+        // SAFETY: the room of the state page that holds this generator,
+        // which only its thread uses, and only here; the caller guarantees
+        // `dst`.
+        unsafe { entropy::kernel_rng_fill_raw(room as *mut u8, dst, 16) }
+    }
+}
+
+/// Switches off (`true`) or back on the mix of the kernel's current output
+/// into every refill's key, for the control of the tests that show it is
+/// needed after a VM snapshot is restored.
+#[cfg(feature = "internals")]
+pub(crate) fn set_kernel_mix_off(off: bool) {
+    KERNEL_MIX_OFF.store(off, Relaxed);
+}
+
+/// The room for the state of the kernel's userspace generator.
+#[repr(C, align(64))]
+struct KernelRngRoom(UnsafeCell<[u8; os::KERNEL_RNG_ROOM]>);
+
+/// A thread's state: the room for the kernel's generator state, then its
+/// generator, which fills the rest of the page. Its `live` word tells a
+/// call whether the page was zeroed (forked, dropped) under it.
 #[repr(C)]
 struct ThreadState {
+    kernel_rng: KernelRngRoom,
     generator: ThreadGenerator,
 }
 

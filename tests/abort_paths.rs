@@ -10,10 +10,10 @@
 //! interval from the other side, along the paths most programs take: word
 //! draws and small fills, which reach the OS only through buffer refills.
 //! Whatever a seeded state holds when getrandom starts failing (its unread
-//! buffer, at most 15,808 bytes, and what is left of its interval, at most
+//! buffer, at most 15,616 bytes, and what is left of its interval, at most
 //! 1 MiB), 1 MiB + 16 KiB more of output needs a reseed, so the process must
-//! abort before any of it is written. A refill (15,808 bytes with the
-//! extension, 3,520 without) does not divide the interval, so one refill
+//! abort before any of it is written. A refill (15,616 bytes with the
+//! extension, 3,328 without) does not divide the interval, so one refill
 //! finds less of it left than it writes (with the extension the 67th:
 //! 1,728 bytes left): `reseed` alone passes with a generator that reseeds
 //! only when the interval is exactly used up and otherwise lets the count

@@ -280,7 +280,7 @@ fn scan_fills_for_output() {
     let mut out = vec![0u8; 16 * 1024];
     randp::fill_bytes(&mut out[..1]);
     // Inline word moves (up to 128 bytes), the vector move, refills from a
-    // fill (1000 and 3000 bytes cross the 3,520-byte buffer within a few
+    // fill (1000 and 3000 bytes cross the 3,328-byte buffer within a few
     // calls), and direct fills (4000 and 16 KiB).
     for len in [16, 17, 48, 100, 127, 128, 129, 200, 1000, 3000, 4000, 16 * 1024] {
         for _ in 0..8 {

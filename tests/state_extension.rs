@@ -1,6 +1,6 @@
 //! The extension of a thread's state: the three pages after its state page
 //! that its buffer grows into, so that a refill (and its key rotation)
-//! serves 15,808 bytes instead of 3,520. Each case runs in a child process
+//! serves 15,616 bytes instead of 3,328. Each case runs in a child process
 //! of its own, and reads the kernel's account of the mappings
 //! (/proc/self/smaps):
 //! - attached: not locked by a thread's first draw; locked (`lo`), wiped on
@@ -39,8 +39,8 @@ use support::{
 };
 
 const PAGE: usize = 4096;
-const STATE_BUFFER: usize = 3520;
-const EXTENDED_BUFFER: usize = 15808;
+const STATE_BUFFER: usize = 3328;
+const EXTENDED_BUFFER: usize = 15616;
 
 /// The address range and `VmFlags` of the mapping that holds `addr`.
 fn mapping_of(addr: usize) -> (usize, usize, Vec<String>) {
@@ -112,7 +112,7 @@ fn attached() {
 
     // Empty the buffer to where the extension's bytes start, and hand out
     // some of them: those read back as zero, the rest is unread keystream.
-    // (The u64's 8 bytes and the first 3,520-byte refill came first.)
+    // (The u64's 8 bytes and the first 3,328-byte refill came first.)
     let at = (8 + out.len() - STATE_BUFFER) % EXTENDED_BUFFER;
     let left = (EXTENDED_BUFFER - at) % EXTENDED_BUFFER;
     let _ = draw(left);
@@ -231,8 +231,8 @@ fn dropped() {
     let _ = draw(2 * EXTENDED_BUFFER);
     assert_eq!(randp::internals::thread_buffer_len(), Some(EXTENDED_BUFFER));
     assert_eq!(randp::internals::state_mapping(), Some("droppable"));
-    // Leave the whole extension unread: 31,616 bytes drawn end 12,288 bytes
-    // into the second extended buffer; 4,520 more take its last 3,520 and
+    // Leave the whole extension unread: 31,232 bytes drawn end 12,288 bytes
+    // into the second extended buffer; 4,328 more take its last 3,328 and
     // the next buffer's first 1,000, on the state page.
     let out = draw(STATE_BUFFER + 1000);
     let unread = extension_bytes().iter().filter(|&&b| b != 0).count();

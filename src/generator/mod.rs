@@ -20,13 +20,18 @@ use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Buffer size in 16-byte AES blocks of a thread's generator: what fits in
-/// one page beside the two halves of the key schedule (3,520 bytes of output
-/// per refill).
-pub const DEFAULT_BLOCKS: usize = 220;
+/// one page beside the two halves of the key schedule and the room for the
+/// kernel's own generator state (3,328 bytes of output per refill).
+pub const DEFAULT_BLOCKS: usize = 208;
 
 /// Default reseed interval: at most this many bytes of output per thread
 /// between two mixes of fresh OS entropy into the key.
 pub const DEFAULT_RESEED: usize = 1 << 20;
+
+/// At most this many bytes are written straight into callers' memory under
+/// keys that no mix of the kernel's current output went into
+/// ([`KernelMix`]), where the owner has a source of it.
+pub const MIX_DIRECT: usize = 64 << 10;
 
 /// The value of `Generator::extension` when the owner asked for an
 /// extension and has none: the buffer stays `16 * BLOCKS` bytes.
@@ -46,6 +51,38 @@ impl CountsWord for AtomicU64 {
     #[inline(always)]
     fn word(&self) -> &AtomicU64 {
         self
+    }
+}
+
+/// Where a generator gets the kernel's current output, which it mixes into
+/// its key before every refill and before every [`MIX_DIRECT`] bytes of
+/// direct output: a source that follows the kernel's own reseeds (after a
+/// VM snapshot is restored, say) without a system call, so that two copies
+/// of one generator part ways at their next refill. `()` has none: the
+/// generator then mixes in fresh entropy only at its reseeds.
+pub trait KernelMix {
+    /// Whether there is a source: when false, [`Self::fresh`] is not called.
+    fn available(&self) -> bool;
+
+    /// Writes 16 bytes of the kernel's current output at `dst`, and
+    /// returns true, or returns false with nothing written when there is
+    /// no source. Never returns bytes that the kernel did not supply: a
+    /// failing source ends the process, as a failing getrandom does.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of 16 bytes.
+    unsafe fn fresh(&self, dst: *mut u8) -> bool;
+}
+
+impl KernelMix for () {
+    #[inline(always)]
+    fn available(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    unsafe fn fresh(&self, _dst: *mut u8) -> bool {
+        false
     }
 }
 
@@ -94,7 +131,7 @@ struct Unread {
 /// stores) and, with the default size, fills one page exactly, so that the
 /// buffer ends where the page does and an extension can follow it.
 #[repr(C, align(64))]
-pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = AtomicU64> {
+pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = AtomicU64, M: KernelMix = ()> {
     schedule: UnsafeCell<Schedule>,
     /// 1 once a call has used the generator since it was last zeroed; the
     /// owner sets it ([`Self::mark_live`]) and checks it after the call
@@ -109,6 +146,8 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = A
     /// the generator; a word kept elsewhere outlives a zeroing of the
     /// generator's memory, and `filled` then says that it is stale.
     counts: C,
+    /// The source of the kernel's current output (see [`KernelMix`]).
+    mix: M,
     /// 1 from a refill until the generator is zeroed (wiped, or its memory
     /// zeroed by the kernel: a fork, a dropped page). While it is 0 the
     /// counts word describes no buffer, and the owner zeroes it
@@ -124,6 +163,9 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = A
     /// Bytes that may still be generated before the next reseed. Zero in a
     /// zeroed generator, which therefore reseeds before its first output.
     until_reseed: AtomicUsize,
+    /// Bytes written straight into callers' memory since the kernel's
+    /// output was last mixed into the key (or the last reseed).
+    direct_unmixed: AtomicUsize,
     /// Where the OS writes a reseed's fresh bytes; zero between calls.
     seed: UnsafeCell<[u8; 32]>,
     buf: UnsafeCell<Buffer<BLOCKS>>,
@@ -133,7 +175,7 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = A
 #[repr(C, align(64))]
 struct Buffer<const BLOCKS: usize>([[u8; BLOCK_LEN]; BLOCKS]);
 
-impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, RESEED, C> {
+impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Generator<BLOCKS, RESEED, C, M> {
     /// Output bytes per refill.
     const LEN: usize = {
         assert!(BLOCKS > 0, "the buffer holds at least one block");
@@ -260,25 +302,41 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         unsafe {
             let mut done = 0;
             if len >= Self::DIRECT {
-                let mut blocks = len / BLOCK_LEN;
-                while blocks > 0 {
-                    // Up to the rest of the reseed interval, or a whole one
-                    // after the reseed that `write_and_rekey` will then make.
-                    let budget = (self.until_reseed.load(Relaxed) / BLOCK_LEN).min(RESEED / BLOCK_LEN);
-                    let chunk = blocks.min(if budget > 0 { budget } else { RESEED / BLOCK_LEN });
-                    self.write_and_rekey(dst.add(done), chunk);
-                    done += chunk * BLOCK_LEN;
-                    blocks -= chunk;
+                done = self.write_direct(dst, len / BLOCK_LEN);
+            }
+            // From the buffer, refilled once if it runs out: one way out of
+            // the loop, whichever way the call went.
+            while done < len {
+                done += self.take_into(dst.add(done), len - done);
+                if done < len {
+                    self.refill();
                 }
             }
-            if done < len {
-                done += self.take_into(dst.add(done), len - done);
-            }
-            if done < len {
-                self.refill();
-                self.take_into(dst.add(done), len - done);
-            }
         }
+    }
+
+    /// Writes `blocks` blocks of keystream straight to `dst`, at most a mix
+    /// interval per key where the kernel's output is mixed in, else a
+    /// reseed interval; returns the bytes written.
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of `16 * blocks` bytes and does not overlap
+    /// `self`.
+    #[inline(never)]
+    unsafe fn write_direct(&self, dst: *mut u8, mut blocks: usize) -> usize {
+        let most = if self.mix.available() { MIX_DIRECT.min(RESEED) } else { RESEED } / BLOCK_LEN;
+        let mut done = 0;
+        while blocks > 0 {
+            // Up to the rest of the reseed interval, or a whole one after
+            // the reseed that `write_and_rekey` will then make.
+            let budget = (self.until_reseed.load(Relaxed) / BLOCK_LEN).min(most);
+            let chunk = blocks.min(if budget > 0 { budget } else { most });
+            // SAFETY: `done + 16 * chunk` bytes stay within the caller's.
+            unsafe { self.write_and_rekey(dst.add(done), chunk, true) };
+            done += chunk * BLOCK_LEN;
+            blocks -= chunk;
+        }
+        done
     }
 
     /// Copies as much of the buffer as fits into the `len` bytes at `dst`,
@@ -299,12 +357,14 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
 
     /// Refills the whole buffer, and its extension if one is attached, under
     /// a fresh key; unread bytes are overwritten.
+    #[cold]
+    #[inline(never)]
     fn refill(&self) {
         let len = Self::LEN + self.extension_len();
         // SAFETY: the buffer holds BLOCKS blocks, and an attached extension
         // (whole blocks) follows it; `len` is at most the reseed interval
         // (`attach_extension`).
-        unsafe { self.write_and_rekey(self.buf(), len / BLOCK_LEN) };
+        unsafe { self.write_and_rekey(self.buf(), len / BLOCK_LEN, false) };
         self.counts.word().store(counts(0, len), Relaxed);
         self.filled.store(1, Relaxed);
     }
@@ -403,24 +463,56 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
 
     /// Writes `nblocks <= RESEED / 16` blocks of keystream to `out` and
     /// rekeys ([`keystream::write_and_rekey`]), reseeding first if the
-    /// interval is used up.
+    /// interval is used up, and otherwise first mixing the kernel's current
+    /// output into the key ([`KernelMix`]) for a refill of the buffer, and
+    /// for `direct` output (into a caller's memory, at most [`MIX_DIRECT`]
+    /// bytes where there is a source) that would take the direct output
+    /// since the last mix past [`MIX_DIRECT`] bytes.
     ///
     /// # Safety
     /// `out` is valid for writes of `16 * nblocks` bytes and does not overlap
     /// the key schedule.
-    unsafe fn write_and_rekey(&self, out: *mut u8, nblocks: usize) {
+    unsafe fn write_and_rekey(&self, out: *mut u8, nblocks: usize, direct: bool) {
         let bytes = nblocks * BLOCK_LEN;
         debug_assert!(bytes <= RESEED);
         let mut left = self.until_reseed.load(Relaxed);
+        let mut unmixed = self.direct_unmixed.load(Relaxed);
         if left < bytes {
             self.reseed();
             left = RESEED;
+            unmixed = 0;
+        } else if (!direct || unmixed + bytes > MIX_DIRECT) && self.mix_kernel_output() {
+            unmixed = 0;
         }
         // SAFETY: the schedule belongs to this generator and was made by the
         // process's backend (or is the zeroed one just reseeded); `out` is
         // the caller's.
         unsafe { keystream::write_and_rekey(self.schedule.get(), out, nblocks) };
         self.until_reseed.store(left - bytes, Relaxed);
+        self.direct_unmixed.store(if direct { unmixed + bytes } else { unmixed }, Relaxed);
+    }
+
+    /// XORs 16 bytes of the kernel's current output into the key, if the
+    /// owner has a source of it ([`KernelMix::fresh`]); returns whether it
+    /// did. The source writes them straight into the state, never onto the
+    /// stack.
+    fn mix_kernel_output(&self) -> bool {
+        if !self.mix.available() {
+            return false;
+        }
+        let seed = self.seed.get();
+        // SAFETY: `seed` is this generator's 32-byte field, zero between
+        // calls, so that with the source's 16 bytes written at its start it
+        // changes only the key's first half; the schedule is its own and
+        // valid.
+        unsafe {
+            if !self.mix.fresh(seed.cast()) {
+                return false;
+            }
+            keystream::xor_seed_into_key(self.schedule.get(), seed);
+            zeroize::Zeroize::zeroize(&mut *seed);
+        }
+        true
     }
 
     /// XORs 32 fresh bytes from the OS into the key
@@ -454,6 +546,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Generator<BLOCKS, 
         self.filled.store(0, Relaxed);
         self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
+        self.direct_unmixed.store(0, Relaxed);
         // After a drop the generator's record of its extension reads zero,
         // but the counts word, kept outside it, still placed the unread bytes.
         self.zero_unread_extension(w);
@@ -509,13 +602,15 @@ impl<const BLOCKS: usize, const RESEED: usize> Generator<BLOCKS, RESEED> {
     }
 }
 
-impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> Drop for Generator<BLOCKS, RESEED, C> {
+impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Drop for Generator<BLOCKS, RESEED, C, M> {
     fn drop(&mut self) {
         self.wipe();
     }
 }
 
-impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord> core::fmt::Debug for Generator<BLOCKS, RESEED, C> {
+impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> core::fmt::Debug
+    for Generator<BLOCKS, RESEED, C, M>
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Generator { .. }")
     }

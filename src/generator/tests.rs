@@ -384,3 +384,87 @@ fn counts_are_one_word_that_a_wipe_zeroes_whole() {
     assert_eq!(unsafe { x.g.take_into(dst.as_mut_ptr(), 16) }, 0);
     assert_eq!(dst, [0u8; 16]);
 }
+
+/// A source of "kernel output" that counts its calls and hands out 16
+/// bytes of `0x11 * n` at its `n`th call.
+#[derive(Default)]
+struct CountingMix {
+    calls: AtomicUsize,
+}
+
+impl KernelMix for CountingMix {
+    fn available(&self) -> bool {
+        true
+    }
+
+    unsafe fn fresh(&self, dst: *mut u8) -> bool {
+        let n = self.calls.fetch_add(1, Relaxed) + 1;
+        // SAFETY: the caller guarantees 16 writable bytes.
+        unsafe { dst.write_bytes(0x11 * n as u8, 16) };
+        true
+    }
+}
+
+type Mixed = Generator<4, { 1 << 20 }, AtomicU64, CountingMix>;
+
+fn mixed(key: [u8; 32]) -> Box<Mixed> {
+    // SAFETY: all-zero is a valid generator, and a valid CountingMix.
+    let g = unsafe { Box::<Mixed>::new_zeroed().assume_init() };
+    // SAFETY: mixing into the zeroed schedule makes `key` the key.
+    unsafe { keystream::xor_seed_into_key(g.schedule.get(), &key) };
+    g.until_reseed.store(1 << 20, Relaxed);
+    g
+}
+
+fn fill_mixed(g: &Mixed, dst: &mut [u8]) {
+    // SAFETY: `dst` is a valid slice outside the generator.
+    unsafe { g.fill(dst.as_mut_ptr(), dst.len()) }
+}
+
+/// Every refill first XORs the source's 16 bytes into the key's first half:
+/// its output is AES-256-CTR under that key, and the chain goes on from it.
+#[test]
+fn each_refill_mixes_the_kernel_output_into_the_key_first() {
+    let mut key = [0x3cu8; 32];
+    let g = mixed(key);
+    // Three refills of 64 bytes, each read in two pieces (below the
+    // buffer's size, so served from it).
+    let mut out = [0u8; 3 * 64];
+    for (n, refill) in out.chunks_mut(64).enumerate() {
+        for piece in refill.chunks_mut(32) {
+            fill_mixed(&g, piece);
+        }
+        assert_eq!(g.mix.calls.load(Relaxed), n + 1, "one mix per refill");
+    }
+    let mut expected = Vec::new();
+    for n in 1..=3u8 {
+        key[..16].iter_mut().for_each(|b| *b ^= 0x11 * n);
+        let stream = ctr_blocks(&key, 0, 2 + 4);
+        expected.extend_from_slice(&stream[32..]);
+        key.copy_from_slice(&stream[..32]);
+    }
+    assert_eq!(out[..], expected[..]);
+    // SAFETY: reading the generator's own seed field.
+    assert_eq!(unsafe { *g.seed.get() }, [0; 32], "the mixed bytes are zeroed after use");
+}
+
+/// Direct output: at most MIX_DIRECT bytes per key, and a mix before any
+/// key that would take the direct output since the last mix past it.
+#[test]
+fn direct_output_mixes_at_least_once_per_interval() {
+    let g = mixed([9; 32]);
+    let mut big = vec![0u8; 4 * MIX_DIRECT];
+    fill_mixed(&g, &mut big);
+    // Four keys of 64 KiB: the first follows no direct output, the next
+    // three each would take it past the interval.
+    assert_eq!(g.mix.calls.load(Relaxed), 3);
+    assert_eq!(g.until_reseed.load(Relaxed), (1 << 20) - 4 * MIX_DIRECT);
+    let mut page = vec![0u8; 4096];
+    for i in 1..=32 {
+        fill_mixed(&g, &mut page);
+        // 4 KiB calls: the 64 KiB since the last mix are used up at once,
+        // then one mix per 16 calls.
+        let want = 3 + 1 + (i - 1) / 16;
+        assert_eq!(g.mix.calls.load(Relaxed), want, "after {i} direct fills of 4 KiB");
+    }
+}

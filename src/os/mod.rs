@@ -10,6 +10,11 @@
 //!   preferred source (Linux: the getrandom(2) system call; Windows:
 //!   ProcessPrng), or returns its [`EntropyError`]; never a weaker fallback
 //!   (what a failure means is `entropy`'s decision: an abort);
+//! - **the kernel's userspace generator**: `fill_from_kernel_rng(state,
+//!   dst, len)` fills from the kernel's own per-thread generator where the
+//!   process has one (Linux: the vDSO's getrandom, whose state the caller
+//!   keeps in [`KERNEL_RNG_ROOM`] bytes of its droppable state page), or
+//!   returns `None`;
 //! - **the one way out**: `write_stderr_and_abort(msg)`, which allocates
 //!   nothing and takes no lock ([`fatal`]);
 //! - **state memory**: `map_page()` maps one zeroed [`STATE_LEN`]-byte page
@@ -57,6 +62,64 @@ pub(crate) use imp::thread_stack;
 pub(crate) use imp::{EntropyError, fill_entropy, slot, userspace_state_allowed};
 #[cfg(all(test, target_os = "linux"))]
 pub(crate) use linux::release_as_at_exit;
+
+/// The room a thread's state keeps for the state of the kernel's
+/// userspace generator ([`fill_from_kernel_rng`]): 64-byte aligned, at its
+/// page's start.
+pub(crate) const KERNEL_RNG_ROOM: usize = 192;
+
+/// Whether [`fill_from_kernel_rng`] has a source (looks it up once).
+#[inline]
+pub(crate) fn kernel_rng_available() -> bool {
+    #[cfg(target_os = "linux")]
+    return linux::droppable() && linux::vdso::available();
+    #[cfg(windows)]
+    false
+}
+
+/// The entry address of the function behind [`fill_from_kernel_rng`], or
+/// 0 where there is none (for the tests that single-step a draw).
+#[cfg(feature = "internals")]
+pub(crate) fn kernel_rng_entry() -> usize {
+    #[cfg(target_os = "linux")]
+    return linux::vdso::entry();
+    #[cfg(windows)]
+    0
+}
+
+/// Fills the `len` bytes at `dst` from the kernel's own per-thread
+/// generator in user space, which follows the kernel's reseeds (Linux: the
+/// vDSO's getrandom, 6.11+), with its state at `state`: `None` when the
+/// process has none (no vDSO getrandom, a state the kernel wants larger
+/// than [`KERNEL_RNG_ROOM`] or not droppable, state pages that are not
+/// droppable, Windows), else whether the bytes were written.
+///
+/// # Safety
+/// `dst` is valid for writes of `len` bytes; `state` is the
+/// [`KERNEL_RNG_ROOM`] bytes of a state page from [`map`] that only this
+/// thread uses, and only through this function.
+#[inline]
+pub(crate) unsafe fn fill_from_kernel_rng(
+    state: *mut u8,
+    dst: *mut u8,
+    len: usize,
+) -> Option<Result<(), EntropyError>> {
+    #[cfg(target_os = "linux")]
+    {
+        const { assert!(KERNEL_RNG_ROOM == linux::vdso::STATE_ROOM) };
+        if !linux::droppable() {
+            return None;
+        }
+        // SAFETY: forwarded from the caller; a state page is droppable
+        // here, 64-byte aligned at its start.
+        unsafe { linux::vdso::fill(state, dst, len) }
+    }
+    #[cfg(windows)]
+    {
+        let _ = (state, dst, len);
+        None
+    }
+}
 
 /// Writes `msg` to stderr and aborts the process: randp's one way to give
 /// up (the OS entropy source failed, signals cannot be blocked around a

@@ -14,6 +14,7 @@
 mod stack;
 mod state_memory;
 mod tls;
+pub(in crate::os) mod vdso;
 
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
@@ -21,20 +22,21 @@ use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
 #[cfg(all(feature = "internals", target_arch = "x86_64"))]
 pub(crate) use stack::look_up_entry as stack_look_up_entry;
 pub(crate) use stack::thread_stack;
-pub(in crate::os) use state_memory::{EXTENSION_LEN, lock_extension, map_page, unmap_page};
+pub(in crate::os) use state_memory::{EXTENSION_LEN, droppable, lock_extension, map_page, unmap_page};
 #[cfg(feature = "internals")]
 pub(crate) use state_memory::{accept_unverified_wipe_on_fork, state_mapping};
 pub(crate) use tls::slot;
 
-/// Why getrandom(2) could not fill a buffer: its errno (0 if it returned
-/// no bytes and no error).
+/// Why getrandom(2), or the vDSO's getrandom, could not fill a buffer: the
+/// call and its errno (0 if it returned no bytes and no error).
 pub(crate) struct EntropyError {
+    call: &'static str,
     errno: i32,
 }
 
 impl core::fmt::Display for EntropyError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "getrandom: errno {}", self.errno)
+        write!(f, "{}: errno {}", self.call, self.errno)
     }
 }
 
@@ -56,7 +58,7 @@ pub(crate) unsafe fn fill_entropy(dst: *mut u8, len: usize) -> Result<(), Entrop
         }
         let errno = if n == 0 { 0 } else { last_errno() };
         if errno != libc::EINTR {
-            return Err(EntropyError { errno });
+            return Err(EntropyError { call: "getrandom", errno });
         }
     }
     Ok(())

@@ -51,8 +51,8 @@ static WIPE_ON_FORK: AtomicU8 = AtomicU8::new(UNKNOWN);
 
 use super::super::STATE_LEN;
 
-/// The extension's length: three pages, so that with the state page's 3,520
-/// bytes a refill writes 15,808 bytes (988 blocks) under one key.
+/// The extension's length: three pages, so that with the state page's 3,328
+/// bytes a refill writes 15,616 bytes (976 blocks) under one key.
 pub(in crate::os) const EXTENSION_LEN: usize = 3 * 4096;
 
 /// The whole mapping: the state page and its extension.
@@ -96,6 +96,12 @@ pub(in crate::os) enum Kind {
 }
 
 static LAST_KIND: AtomicU8 = AtomicU8::new(0);
+
+/// Whether this process's state pages are droppable (MAP_DROPPABLE), as
+/// the vDSO's getrandom wants the memory of its states to be.
+pub(in crate::os) fn droppable() -> bool {
+    LAST_KIND.load(Relaxed) == 1
+}
 
 /// How this process's state pages are mapped (`None` before the first one).
 #[cfg(any(test, feature = "internals"))]
