@@ -80,16 +80,15 @@ func (s *Buffered) Int63() int64 {
 }
 
 // refillUint64 is the slow path of Uint64 and Int63: it refills the empty
-// generator (reseeding it first when it is new, wiped or due) and hands out
-// its first word.
+// generator (preparing it first when that is due: see generator.due) and
+// hands out its first word.
 func (s *Buffered) refillUint64() uint64 {
 	g := s.own()
 	if g == &noBuffer {
 		return Uint64()
 	}
-	raceRead(&g.race, &g.refills)
-	if g.refills == 0 {
-		g.reseed()
+	if g.due() {
+		g.prepare()
 	}
 	g.refill()
 	raceTake(&g.race, &g.w[0])
@@ -110,10 +109,11 @@ func (Unbuffered) Uint64() uint64 { return Uint64() }
 func (Unbuffered) Int63() int64 { return int64(Uint64() &^ (1 << 63)) }
 
 // shard is one P's generator. Pinned sections use it freely, except while
-// busy is 1: then a goroutine that is no longer pinned is reseeding it (its
-// key, fresh and refills are that goroutine's), and the buffer is empty
-// (n == 0), so the fast paths fall through to the slow ones, which load
-// busy atomically and draw from the operating system instead.
+// busy is 1: then a goroutine that is no longer pinned is preparing it (a
+// reseed or a mix: its key, fresh and refills are that goroutine's), and
+// the buffer is empty (n == 0), so the fast paths fall through to the slow
+// ones, which load busy atomically and draw from the operating system
+// instead.
 type shard = generator
 
 // noShard is every P's generator where no page can be kept: its buffer
@@ -177,8 +177,8 @@ func uint64Slow(sh *shard) uint64 {
 
 // ready is called pinned on a shard whose buffer is empty. It reports true,
 // still pinned, when sh may be refilled. Otherwise it has unpinned: sh is
-// noShard, another goroutine is reseeding it, or this goroutine has just
-// reseeded it (then the next call refills it).
+// noShard, another goroutine is preparing it, or this goroutine has just
+// prepared it (then the next call refills it).
 func (sh *shard) ready() bool {
 	if sh == &noShard || atomic.LoadUint32(&sh.busy) != 0 {
 		unpin(sh)
@@ -186,19 +186,18 @@ func (sh *shard) ready() bool {
 	}
 	// The load of busy may have found a reseed published.
 	sh.race.acquire()
-	raceRead(&sh.race, &sh.refills)
-	if sh.refills != 0 {
+	if !sh.due() {
 		return true
 	}
-	// Reading the operating system may block or take locks, which must not
-	// happen while pinned: mark the shard busy, with an empty buffer, and reseed it
-	// unpinned.
+	// Reading the operating system (a reseed, or crypto/rand for a mix) may
+	// block or take locks, which must not happen while pinned: mark the
+	// shard busy, with an empty buffer, and prepare it unpinned.
 	raceWrite(&sh.race, &sh.i)
 	raceWrite(&sh.race, &sh.n)
 	sh.i, sh.n = 0, 0
 	atomic.StoreUint32(&sh.busy, 1)
 	unpin(sh)
-	sh.reseed()
+	sh.prepare()
 	sh.race.release()
 	atomic.StoreUint32(&sh.busy, 0)
 	return false

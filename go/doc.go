@@ -55,7 +55,9 @@
 // with fast key erasure: each 1 KiB epoch is made whole and its key replaced
 // by 32 bytes of it that are never handed out before any of it is, and 32
 // bytes from the operating system are XORed into the key at the start and
-// after every 1 MiB.
+// after every 1 MiB; 16 bytes from crypto/rand.Read (the kernel's vDSO
+// getrandom since Go 1.24) are XORed in before every 16th refill, so that
+// clones of a restored VM snapshot part ways once their kernels reseed.
 //
 // # Seeds
 //

@@ -3,11 +3,13 @@
 package randp
 
 import (
+	crand "crypto/rand"
 	"encoding/binary"
 	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -30,7 +32,15 @@ import (
 // made nothing yet (w[124:128]) and the output not yet handed out, as the
 // randp library's state does, and each word is zeroed as it is handed out.
 // Every 1 MiB of a generator's output (reseedEpochs refills) 32 fresh bytes
-// from the operating system are XORed into the key.
+// from the operating system are XORed into the key; and before every
+// mixEpochs-th refill, 16 bytes from crypto/rand.Read, which since Go 1.24
+// comes from the kernel's vDSO getrandom where it exists (Linux 6.11+) and
+// so follows the kernel's reseeds: two copies of one generator (a VM
+// snapshot restored twice) part ways within mixEpochs refills once each
+// guest kernel has reseeded. (Every refill would cost a fifth more per word;
+// a refill is 992 bytes.) A crypto/rand.Reader replaced by another package
+// only changes what is mixed in, never weakens the key, which already holds
+// the operating system's bytes.
 //
 // The block function is math/rand/v2's (internal/chacha8rand, assembly on
 // amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
@@ -62,6 +72,10 @@ const (
 	blockWords = 32
 	// reseedEpochs is the number of refills between two reseeds: 1 MiB.
 	reseedEpochs = (1 << 20) / (epochWords * 8)
+	// mixEpochs is the number of refills per mix of crypto/rand's output
+	// into the key: 15,872 bytes, about what a refill of the C library's
+	// thread buffer writes.
+	mixEpochs = 16
 )
 
 // chachaState mirrors math/rand/v2.ChaCha8 (Go 1.22 to 1.26): an
@@ -117,7 +131,7 @@ func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
 
 // refill runs one epoch under the key in w[124:128]: w[0:124] becomes
 // output and w[124:128] the next key, and the old key is nowhere. It leaves
-// i = 0 and n = 124. g must be seeded (g.refills > 0).
+// i = 0 and n = 124. g must be ready (!g.due()).
 func (g *generator) refill() {
 	raceRead(&g.race, &g.refills)
 	raceWrite(&g.race, &g.refills)
@@ -157,6 +171,28 @@ func (g *generator) refill() {
 	g.i, g.n = 0, epochWords
 }
 
+// due reports whether g must be prepared (prepare) before its next refill:
+// it is new, wiped or due for a reseed, or due for a mix of crypto/rand's
+// output (every mixEpochs refills, counted on the reseed countdown).
+func (g *generator) due() bool {
+	raceRead(&g.race, &g.refills)
+	return g.refills == 0 || g.refills%mixEpochs == 0 && !mixOff.Load()
+}
+
+// prepare reseeds g or mixes crypto/rand's output into its key, whichever
+// is due (see due); a mix takes one count of the reseed countdown, so that
+// the next refill is not due again. Both read the operating system, which
+// may block: never call it pinned.
+func (g *generator) prepare() {
+	if g.refills == 0 {
+		g.reseed()
+		return
+	}
+	g.mixKernel()
+	raceWrite(&g.race, &g.refills)
+	g.refills--
+}
+
 // reseed XORs 32 bytes from the operating system into g's key (into a zero key, for
 // a new or wiped generator) and restarts the reseed countdown.
 func (g *generator) reseed() {
@@ -172,6 +208,27 @@ func (g *generator) reseed() {
 	raceWrite(&g.race, &g.refills)
 	g.refills = reseedEpochs
 }
+
+// mixKernel XORs 16 bytes from crypto/rand.Read into the first half of g's
+// key; they pass through g.fresh, in the page, which is zeroed after.
+func (g *generator) mixKernel() {
+	raceWrite(&g.race, &g.fresh)
+	// SAFETY: g.fresh is 32 writable bytes in the page, with no Go
+	// pointers; crypto/rand.Read never returns short (it ends the process
+	// if the operating system fails it).
+	crand.Read(unsafe.Slice((*byte)(unsafe.Pointer(&g.fresh)), 16))
+	raceTake(&g.race, &g.fresh)
+	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
+	raceWrite(&g.race, (*[4]uint64)(g.w[keyAt:]))
+	g.w[keyAt] ^= g.fresh[0]
+	g.w[keyAt+1] ^= g.fresh[1]
+	clear(g.fresh[:])
+}
+
+// mixOff switches the mix of crypto/rand's output off, for the tests that
+// compare the output with ChaCha8's and the control of those that show the
+// mix is needed; set only by tests.
+var mixOff atomic.Bool
 
 // readOS fills the n bytes at p from the operating system's source, or ends
 // the process (see entropyFailed).

@@ -38,6 +38,7 @@ func chacha8(key [4]uint64) *rand.ChaCha8 {
 // next refill runs under key.
 func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
 	t.Helper()
+	withoutMix(t)
 	s := Source()
 	s.Uint64()
 	g := s.mem
@@ -46,6 +47,14 @@ func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
 	copy(g.w[keyAt:], key[:])
 	g.i, g.n = 0, 0
 	return s, g
+}
+
+// withoutMix switches off the mix of crypto/rand's output into every
+// mixEpochs-th refill until t ends, so that the output is ChaCha8's for a
+// known key.
+func withoutMix(t *testing.T) {
+	mixOff.Store(true)
+	t.Cleanup(func() { mixOff.Store(false) })
 }
 
 // exhaust hands out (zeroes) g's unused words and makes it due for a
@@ -322,6 +331,7 @@ func TestBufferedInt63ZeroesAndMatches(t *testing.T) {
 // state, so the output from there on is ChaCha8's for that key, word for
 // word, up to the next reseed; nothing here uses reseedEpochs.
 func TestReseedsEveryMiB(t *testing.T) {
+	withoutMix(t)
 	s := Source()
 	s.Uint64() // a new generator reseeds, refills and hands out one word
 	g := s.mem
@@ -492,5 +502,37 @@ func TestOSReaderFailureEndsProcess(t *testing.T) {
 		t.Fatalf("the child ended with %v, want exit status 2:\n%s", err, out)
 	case !strings.Contains(string(out), "randp: the operating system's entropy source failed: the test's reader failed"):
 		t.Fatalf("the child's output lacks the message:\n%s", out)
+	}
+}
+
+// TestMixesCryptoRandEverySixteenRefills follows a generator with a known
+// key: its output is ChaCha8's up to the refill at which the reseed
+// countdown is a multiple of mixEpochs, and then differs (16 bytes from
+// crypto/rand went into the key), so that two copies of one state part
+// ways within mixEpochs refills. Control: with the mix off, the same
+// generator stays ChaCha8's.
+func TestMixesCryptoRandEverySixteenRefills(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		key := [4]uint64{21, 22, 23, 24}
+		s, g := seededSource(t, key)
+		mixOff.Store(off)
+		g.refills = 3*mixEpochs + 1 // the 2nd refill from here is mixed
+		ref := chacha8(key)
+		same := 0
+		for s.Uint64() == ref.Uint64() {
+			same++
+			if same > 2*mixEpochs*epochWords {
+				break
+			}
+		}
+		if !off && same != epochWords {
+			t.Fatalf("the output left ChaCha8's after %d values, not at the first mixed refill (%d)", same, epochWords)
+		}
+		if off && same <= 2*mixEpochs*epochWords {
+			t.Fatalf("control: with the mix off the output left ChaCha8's after %d values", same)
+		}
+		if g.fresh != [4]uint64{} {
+			t.Fatal("the mixed bytes were left in the state")
+		}
 	}
 }
