@@ -8,8 +8,9 @@
 pub enum Path {
     /// `u64()` with the buffer empty: a refill.
     Refill,
-    /// A 1 MiB fill with the reseed interval used up: a reseed, then a
-    /// direct fill.
+    /// A 128 KiB fill with the reseed interval used up: a reseed, then a
+    /// direct fill, a mix of the kernel's output (where the vDSO has
+    /// getrandom) and a second direct fill.
     Reseed,
     /// A thread's first draw: the state is mapped, seeded and filled.
     FirstDraw,
@@ -88,9 +89,10 @@ impl Action {
 pub const HEADER: u64 = 0x5241_4e44_505f_4844; // "RANDP_HD"
 pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
 /// Header words after the magic: the call's entry, SIGUSR2's handler, the
-/// address handlers return to, the entry of the stack lookup (run as one
-/// step), and the number of kernels, whose entries follow.
-pub const HEADER_WORDS: usize = 5;
+/// address handlers return to, the entries of the calls run as one step
+/// (the stack lookup, and the vDSO's getrandom or 0), and the number of
+/// kernels, whose entries follow.
+pub const HEADER_WORDS: usize = 6;
 
 /// One process's account of a run.
 #[derive(Debug, Default)]

@@ -16,8 +16,9 @@ pub struct Tracee {
     stdout: ChildStdout,
     /// The kernels' entry addresses.
     kernels: Vec<u64>,
-    /// The entry of the stack-bounds lookup, run as one step.
-    look_up: u64,
+    /// The entries of the calls run as one step: the stack-bounds lookup,
+    /// and the vDSO's getrandom where there is one.
+    whole: Vec<u64>,
     /// SIGUSR2's handler, and where handlers return to.
     probe: u64,
     restorer: u64,
@@ -102,13 +103,23 @@ impl Tracee {
         let stdout = child.stdout.take().unwrap();
         assert_eq!(wait_stop(pid), libc::SIGTRAP, "the tracee did not stop at exec");
         assert_eq!(ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_EXITKILL as u64), 0);
-        let mut t =
-            Tracee { pid, child, stdout, kernels: Vec::new(), look_up: 0, probe: 0, restorer: 0, ret: 0, rsp_after: 0 };
+        let mut t = Tracee {
+            pid,
+            child,
+            stdout,
+            kernels: Vec::new(),
+            whole: Vec::new(),
+            probe: 0,
+            restorer: 0,
+            ret: 0,
+            rsp_after: 0,
+        };
         t.cont(0);
         let header = t.read_words(1 + HEADER_WORDS).expect("the tracee's header");
         assert_eq!(header[0], HEADER);
-        (t.probe, t.restorer, t.look_up) = (header[2], header[3], header[4]);
-        t.kernels = t.read_words(header[5] as usize).expect("the kernels' entries");
+        (t.probe, t.restorer) = (header[2], header[3]);
+        t.whole = header[4..6].iter().copied().filter(|&a| a != 0).collect();
+        t.kernels = t.read_words(header[6] as usize).expect("the kernels' entries");
         assert_eq!(wait_stop(pid), libc::SIGSTOP);
         // Suppress the SIGSTOP, run to the call.
         t.run_to(header[1], 0);
@@ -175,23 +186,25 @@ impl Tracee {
     /// Runs the tracee to the `nth` (from 0) time it reaches instruction
     /// `rip` with stack pointer `rsp`, with a breakpoint (stepped over at
     /// the other times): the same step that single-stepping would reach,
-    /// in a few stops. The stack lookup is run whole, as [`Self::step`]
-    /// runs it, so that the instructions it shares with the rest of the
-    /// call (a debug build's small functions) are not counted inside it.
+    /// in a few stops. The calls run as one step are run whole, as
+    /// [`Self::step`] runs them, so that the instructions the stack lookup
+    /// shares with the rest of the call (a debug build's small functions)
+    /// are not counted inside it.
     pub fn run_to_instance(&self, rip: u64, rsp: u64, nth: usize) {
         let mut seen = 0;
         loop {
             let orig = self.set_trap(rip);
-            let orig_look_up = (self.look_up != rip).then(|| self.set_trap(self.look_up));
+            let whole: Vec<(u64, u8)> =
+                self.whole.iter().filter(|&&a| a != rip).map(|&a| (a, self.set_trap(a))).collect();
             self.cont(0);
             let sig = wait_stop(self.pid);
             let mut regs = self.regs();
-            if let Some(b) = orig_look_up {
-                self.clear_trap(self.look_up, b);
+            for &(a, b) in whole.iter().rev() {
+                self.clear_trap(a, b);
             }
             self.clear_trap(rip, orig);
             assert!(
-                sig == libc::SIGTRAP && (regs.rip == rip + 1 || regs.rip == self.look_up + 1),
+                sig == libc::SIGTRAP && (regs.rip == rip + 1 || self.whole.contains(&(regs.rip - 1))),
                 "signal {sig} at {:#x} on the way to {rip:#x}",
                 regs.rip
             );
@@ -203,7 +216,7 @@ impl Tracee {
                 }
                 seen += 1;
             }
-            if regs.rip == self.look_up {
+            if self.whole.contains(&regs.rip) {
                 self.run_to(self.peek(regs.rsp), 0);
                 continue;
             }
@@ -226,8 +239,8 @@ impl Tracee {
     }
 
     /// One step: an instruction, or a whole kernel when the tracee is at a
-    /// kernel's entry, or the whole stack lookup at its entry (the return
-    /// address is then at `[rsp]`).
+    /// kernel's entry, or the whole stack lookup or vDSO getrandom at its
+    /// entry (the return address is then at `[rsp]`).
     pub fn step(&self) -> Step {
         let regs = self.regs();
         if regs.rip == self.ret && regs.rsp == self.rsp_after {
@@ -239,10 +252,10 @@ impl Tracee {
             assert_eq!(self.regs().rsp, regs.rsp + 8, "a kernel returned with another stack pointer");
             return Step::Kernel;
         }
-        if regs.rip == self.look_up {
+        if self.whole.contains(&regs.rip) {
             let ra = self.peek(regs.rsp);
             self.run_to(ra, 0);
-            assert_eq!(self.regs().rsp, regs.rsp + 8, "the stack lookup returned with another stack pointer");
+            assert_eq!(self.regs().rsp, regs.rsp + 8, "a call run whole returned with another stack pointer");
             return Step::Instruction;
         }
         assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, 0), 0, "PTRACE_SINGLESTEP");

@@ -75,11 +75,16 @@ extern "C" fn draw_word() -> u64 {
 /// 8 bytes from the buffer.
 const TAIL_FILL: usize = 2048 + 8;
 
-/// The 1 MiB fill under test (a reseed), or the tail path's fill.
+/// The fill under test on the reseed path: two keys' worth of direct
+/// output, the first after a reseed, the second (where the vDSO has
+/// getrandom) after a mix of the kernel's output.
+const RESEED_FILL: usize = 2 * randp::internals::MIX_DIRECT;
+
+/// The fill under test on the reseed path.
 #[inline(never)]
-extern "C" fn draw_mib(buf: *mut u8) {
-    // SAFETY: the caller passes a MiB of writable memory.
-    randp::fill_bytes(unsafe { std::slice::from_raw_parts_mut(buf, MIB) })
+extern "C" fn draw_reseed(buf: *mut u8) {
+    // SAFETY: the caller passes RESEED_FILL bytes of writable memory.
+    randp::fill_bytes(unsafe { std::slice::from_raw_parts_mut(buf, RESEED_FILL) })
 }
 
 #[inline(never)]
@@ -196,7 +201,7 @@ pub fn run(path: Path, action: Action) -> ! {
     let mut big = vec![0u8; MIB];
     let before = prepare(path, &mut big);
     let entry = match path {
-        Path::Reseed => draw_mib as extern "C" fn(*mut u8) as usize,
+        Path::Reseed => draw_reseed as extern "C" fn(*mut u8) as usize,
         Path::Tail => draw_tail as extern "C" fn(*mut u8) as usize,
         Path::Refill | Path::FirstDraw | Path::Attach | Path::Handout => draw_word as extern "C" fn() -> u64 as usize,
     };
@@ -207,6 +212,7 @@ pub fn run(path: Path, action: Action) -> ! {
         on_probe as extern "C" fn(libc::c_int) as usize as u64,
         restorer(libc::SIGUSR2) as u64,
         randp::internals::stack_look_up_entry() as u64,
+        randp::internals::kernel_rng_entry() as u64,
         kernels.len() as u64,
     ];
     header.extend(kernels.iter().map(|&(_, a)| a as u64));
@@ -216,8 +222,8 @@ pub fn run(path: Path, action: Action) -> ! {
 
     let call = match path {
         Path::Reseed => {
-            draw_mib(big.as_mut_ptr());
-            words(&big)
+            draw_reseed(big.as_mut_ptr());
+            words(&big[..RESEED_FILL])
         }
         Path::Tail => {
             draw_tail(big.as_mut_ptr());
