@@ -6,7 +6,7 @@
 #   make header          regenerate include/randp.h with cbindgen
 #   make test-rust       cargo test --profile tests over the workspace, every feature; the library's own tests
 #                        again without features (the build users get: no `internals`)
-#   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile (about 5 min on 2 cores, most of it the single-step test)
+#   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile (about 4 min on 2 cores, most of it the single-step test)
 
 .PHONY: test-rust-debug
 
@@ -37,8 +37,10 @@ test-rust: build
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
 # state under a running call), the key-erasure scan and the fills into
 # memory whose writes fault (a debug build's frames are larger) run there too. The
-# single-step test covers every instruction of the refill, first-draw and
-# attach paths there (some 7,500 in debug against 600 in release); the
+# single-step test covers every instruction of the refill, first-draw,
+# attach, handout and tail paths there (some 8,000 steps in debug against
+# 600 in release), each (instruction, stack depth) pair at its first and
+# last time rather than at every step; the
 # reseed path, a 1 MiB fill whose every word is checked in each of its
 # cases, only in release (test-rust).
 test-rust-debug:

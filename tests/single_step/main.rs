@@ -40,8 +40,10 @@
 //! 2 KiB and 8 bytes, whose slow path takes its last 8 bytes from the
 //! buffer under the thread-local counts word (a wipe between the fast path,
 //! which declines the fill, and the slow path leaves those counts stale).
-//! Every step of each path is covered, in release (`make test-rust`) and,
-//! but for the reseed, in debug (`make test-rust-debug`); the keystream
+//! In release (`make test-rust`) every step of each path is a case; in
+//! debug (`make test-rust-debug`, every path but the reseed) each
+//! (instruction, stack depth) pair is a case at its first and its last
+//! time, which covers every instruction at a third of the cases; the keystream
 //! kernels are stepped over (a single-step
 //! trap aborts their restartable sequence at every step, so stepping into
 //! them never ends) and the signal is injected at each kernel's entry as
@@ -132,6 +134,37 @@ impl Trace {
     }
 }
 
+/// Whether every step of a path is a case (release), or only each
+/// (instruction, stack depth) pair's first and last time (debug: a debug
+/// build's loops run their body some thousand times over, and the cases
+/// at the repeats between the first and the last find nothing the two
+/// ends do not, each costing a tracee).
+const EVERY_STEP: bool = !cfg!(debug_assertions);
+
+/// The steps of `steps` (a recording, as [`record`] makes it) that are
+/// cases: all of them with [`EVERY_STEP`], otherwise each (instruction,
+/// stack depth) pair's first and last time. Sorted.
+fn covered(steps: &[(u64, u64, usize)]) -> Vec<usize> {
+    if EVERY_STEP {
+        return (0..steps.len()).collect();
+    }
+    let mut last = std::collections::HashMap::new();
+    for (i, &(rip, depth, _)) in steps.iter().enumerate() {
+        last.insert((rip, depth), i);
+    }
+    let ends: HashSet<usize> = last.into_values().collect();
+    (0..steps.len()).filter(|&i| steps[i].2 == 0 || ends.contains(&i)).collect()
+}
+
+/// How the cases were chosen, for the output.
+fn coverage(cases: usize, steps: usize) -> String {
+    if cases == steps {
+        "every step".into()
+    } else {
+        format!("{cases} of {steps} steps (each instruction and stack depth's first and last time)")
+    }
+}
+
 fn trace(path: Path) -> Trace {
     agreed(path.name(), || {
         let t = Tracee::start(ROLE, path, Action::Drop);
@@ -199,10 +232,10 @@ const AFTER_DROP_SPREAD: usize = 32;
 /// the call has wiped it would hand out the zeroed buffer), and a draw from
 /// SIGUSR2 at each of the next steps of that run, and at steps spread over
 /// the rest of the call, through its throwing away of the state. Returns
-/// each case's step (counted from the drop) and outcome, and how many steps
-/// the call took after the drop.
-fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize) {
-    let Some(k) = tr.after_kernel else { return (Vec::new(), 0) };
+/// each case's step (counted from the drop) and outcome, how many steps
+/// the call took after the drop, and which of the first steps were cases.
+fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize, String) {
+    let Some(k) = tr.after_kernel else { return (Vec::new(), 0, String::new()) };
     let start = |t: &Tracee| {
         let (rip, depth, nth) = tr.steps[k];
         t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
@@ -216,8 +249,9 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize)
         rest
     });
     let spread = rest.len().saturating_sub(AFTER_DROP_STEPS).div_ceil(AFTER_DROP_SPREAD).max(1);
-    let at: Vec<usize> =
-        (0..rest.len().min(AFTER_DROP_STEPS)).chain((AFTER_DROP_STEPS..rest.len()).step_by(spread)).collect();
+    let first = covered(&rest[..rest.len().min(AFTER_DROP_STEPS)]);
+    let chosen = coverage(first.len(), rest.len().min(AFTER_DROP_STEPS));
+    let at: Vec<usize> = first.into_iter().chain((AFTER_DROP_STEPS..rest.len()).step_by(spread)).collect();
     let outcomes = on_workers(&at, |&j| {
         let (rip, depth, nth) = rest[j];
         let t = Tracee::start(ROLE, path, Action::DropEarly);
@@ -227,7 +261,7 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize)
         let (words, status) = t.release(0);
         (j, judge(path, Action::DropEarly, &words, status, zero, 1))
     });
-    (outcomes, rest.len())
+    (outcomes, rest.len(), chosen)
 }
 
 /// Runs one case: SIGUSR1 at step `k` of the trace, and for an early drop
@@ -445,7 +479,8 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     let start = std::time::Instant::now();
     // A fork and a drop (each with a draw) at every step.
     let actions: &[Action] = if droppable { &[Action::Fork, Action::Drop] } else { &[Action::Fork] };
-    let cases: Vec<(Action, usize)> = actions.iter().flat_map(|&a| (0..=n).map(move |k| (a, k))).collect();
+    let steps = covered(&tr.steps);
+    let cases: Vec<(Action, usize)> = actions.iter().flat_map(|&a| steps.iter().map(move |&k| (a, k))).collect();
     let mut outcomes = run_cases(&tr, path, &cases, 0, zero);
     let mut late: Vec<usize> = outcomes.iter().filter(|o| matches!(o.2, Ok(true))).map(|o| o.1).collect();
     late.sort_unstable();
@@ -453,7 +488,8 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     // Only a suffix of the path may hand the child the parent's result:
     // the instructions after the call's last look at the state.
     let final_from = late.first().copied().unwrap_or(n);
-    let scattered = late != (final_from..=n).collect::<Vec<_>>() && !late.is_empty();
+    let suffix: Vec<usize> = steps.iter().copied().filter(|&k| k >= final_from).collect();
+    let scattered = late != suffix && !late.is_empty();
     if scattered {
         failures.push(format!(
             "{}: a fork handed the child the parent's result at steps {} (not only at the end of the call)",
@@ -464,11 +500,15 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     // A drop at every step before that, and a draw at the last step
     // before it, after the call went on over the dropped page.
     let probe_at = final_from.saturating_sub(1);
-    let early: Vec<(Action, usize)> =
-        if droppable { (0..probe_at).map(|k| (Action::DropEarly, k)).collect() } else { Vec::new() };
+    let early: Vec<(Action, usize)> = if droppable {
+        steps.iter().filter(|&&k| k < probe_at).map(|&k| (Action::DropEarly, k)).collect()
+    } else {
+        Vec::new()
+    };
     outcomes.extend(run_cases(&tr, path, &early, probe_at, zero));
     failures.extend(failures_of(path, &outcomes));
-    let (late_drop, after) = if droppable { after_drop(&tr, path, zero) } else { (Vec::new(), 0) };
+    let (late_drop, after, chosen) =
+        if droppable { after_drop(&tr, path, zero) } else { (Vec::new(), 0, String::new()) };
     let mut late_failed: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
     for (j, r) in &late_drop {
         if let Err(e) = r {
@@ -490,7 +530,7 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     let failed = outcomes.iter().filter(|o| o.2.is_err()).count() + usize::from(scattered);
     println!(
         "single step: {}: {} steps ({} distinct instructions, {} keystream kernel calls stepped over); \
-         {} cases: {} at every step 0..={}{}; \
+         {} cases: {} at {} (0..={}){}; \
          {failed} failed, {:.1} s; a fork after the result was final (the child returns it too) at steps {}",
         path.name(),
         n,
@@ -498,9 +538,10 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         tr.kernel_calls,
         outcomes.len(),
         if droppable { "a fork and a page drop, each with a draw," } else { "a fork with a draw" },
+        coverage(steps.len(), n + 1),
         n,
         if droppable {
-            format!(", a page drop at every step 0..{probe_at} with a draw at step {probe_at}")
+            format!(", a page drop at those before {probe_at} with a draw at step {probe_at}")
         } else {
             String::new()
         },
@@ -510,8 +551,8 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     if !late_drop.is_empty() {
         println!(
             "single step: {}: a page drop right after the last keystream kernel call, then a draw at {} of the \
-             {after} steps the call takes after it (every one of the first {}, through its look at the dropped \
-             state, then spread to its return): {late_bad} failed",
+             {after} steps the call takes after it (of the first {}: {chosen}, through its look at the \
+             dropped state; then spread to its return): {late_bad} failed",
             path.name(),
             late_drop.len(),
             AFTER_DROP_STEPS.min(after),
