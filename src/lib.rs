@@ -255,6 +255,28 @@ pub mod internals {
         crate::os::kernel_rng_available()
     }
 
+    /// Makes the process read the VM generation counter from the file at
+    /// `path`, which stands for the VMClock device (`/dev/vmclock0`), for
+    /// the tests that model a restored VM snapshot. Call it before the
+    /// first draw of the process (the device is looked up once); the path
+    /// is kept for the life of the process. Linux only (does nothing on
+    /// Windows).
+    ///
+    /// # Panics
+    /// If `path` contains a NUL byte.
+    pub fn set_vm_clock_path(path: &str) {
+        let path = alloc::ffi::CString::new(path).expect("set_vm_clock_path: a path without NUL bytes");
+        crate::os::set_vm_clock_path(alloc::boxed::Box::leak(path.into_boxed_c_str()))
+    }
+
+    /// Whether this process reads a VM generation counter: the VMClock
+    /// device (or the file [`set_vm_clock_path`] named) could be opened and
+    /// mapped, its header is valid (magic, version 1, long enough) and says
+    /// the counter is present, and the counter could be read. Looks once.
+    pub fn vm_generation_available() -> bool {
+        crate::os::vm_generation_available()
+    }
+
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key
     /// from the OS on the process's backend, rekeyed at every call as a
     /// refill rekeys.
