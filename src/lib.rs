@@ -28,7 +28,12 @@
 //! every 64 KiB of direct output (one key then writes at most 64 KiB): the
 //! vDSO follows the kernel's reseeds, so two copies of a thread's state (a
 //! VM snapshot restored twice) part ways at their next refill once each
-//! guest kernel has reseeded. On x86_64
+//! guest kernel has reseeded. Where the process can read the VMClock
+//! device's VM generation counter (Linux 6.13+), a thread records it at
+//! each reseed and checks it at each refill and direct write: a restored
+//! clone then discards its state and reseeds from getrandom(2), and may
+//! repeat only the unread bytes of its buffer (word draws and smaller fills
+//! are served from it unchecked). On x86_64
 //! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
 //! every key in the state or in registers, never on the stack, and run as
