@@ -28,7 +28,12 @@
 //! every 64 KiB of direct output (one key then writes at most 64 KiB): the
 //! vDSO follows the kernel's reseeds, so two copies of a thread's state (a
 //! VM snapshot restored twice) part ways at their next refill once each
-//! guest kernel has reseeded. On x86_64
+//! guest kernel has reseeded. Where the process can read the VMClock
+//! device's VM generation counter (Linux 6.13+), a thread records it at
+//! each reseed and checks it at each refill and direct write: a restored
+//! clone then discards its state and reseeds from getrandom(2), and may
+//! repeat only the unread bytes of its buffer (word draws and smaller fills
+//! are served from it unchecked). On x86_64
 //! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
 //! every key in the state or in registers, never on the stack, and run as
@@ -253,6 +258,28 @@ pub mod internals {
     /// aarch64) and droppable state pages.
     pub fn kernel_mix_available() -> bool {
         crate::os::kernel_rng_available()
+    }
+
+    /// Makes the process read the VM generation counter from the file at
+    /// `path`, which stands for the VMClock device (`/dev/vmclock0`), for
+    /// the tests that model a restored VM snapshot. Call it before the
+    /// first draw of the process (the device is looked up once); the path
+    /// is kept for the life of the process. Linux only (does nothing on
+    /// Windows).
+    ///
+    /// # Panics
+    /// If `path` contains a NUL byte.
+    pub fn set_vm_clock_path(path: &str) {
+        let path = alloc::ffi::CString::new(path).expect("set_vm_clock_path: a path without NUL bytes");
+        crate::os::set_vm_clock_path(alloc::boxed::Box::leak(path.into_boxed_c_str()))
+    }
+
+    /// Whether this process reads a VM generation counter: the VMClock
+    /// device (or the file [`set_vm_clock_path`] named) could be opened and
+    /// mapped, its header is valid (magic, version 1, long enough) and says
+    /// the counter is present, and the counter could be read. Looks once.
+    pub fn vm_generation_available() -> bool {
+        crate::os::vm_generation_available()
     }
 
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key

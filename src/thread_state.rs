@@ -59,7 +59,8 @@ impl CountsWord for ThreadCounts {
 /// A thread generator's source of the kernel's current output: the
 /// kernel's userspace generator ([`os::fill_from_kernel_rng`]: on Linux
 /// the vDSO's getrandom), with its state in the room at the start of the
-/// thread's state page, where the generator's page is.
+/// thread's state page, where the generator's page is; and of the VM
+/// generation counter.
 pub(crate) struct ThreadKernelMix;
 
 /// Whether a test switched the mix off ([`set_kernel_mix_off`]).
@@ -80,6 +81,16 @@ impl KernelMix for ThreadKernelMix {
         // which only its thread uses, and only here; the caller guarantees
         // `dst`.
         unsafe { entropy::kernel_rng_fill_raw(room as *mut u8, dst, 16) }
+    }
+
+    /// The OS's VM generation counter ([`os::vm_generation`]: on Linux the
+    /// VMClock device's), which a thread's generator checks at each refill
+    /// and direct write; a change discards the state as a dropped page is
+    /// discarded. Word draws and fills served from the buffer are not
+    /// checked, so a clone may repeat the buffer's unread bytes.
+    #[inline]
+    fn vm_generation(&self) -> Option<u64> {
+        os::vm_generation()
     }
 }
 

@@ -16,6 +16,21 @@
 //!
 //! Where the process has no vDSO getrandom (an emulator, Linux < 6.11) the
 //! property does not hold and the test says so and checks nothing but that.
+//!
+//! VMClock: the same model with a file standing in for the VMClock device
+//! (`internals::set_vm_clock_path`: a valid page, VM generation counter N),
+//! the mix off and no kernel reseed, so that only the counter can tell the
+//! two runs apart; the tracer bumps it in the file before the restore, as
+//! the VMM bumps it before a restored guest runs. Word draws and buffered
+//! fills may share at most the buffer's unread bytes; direct fills share
+//! nothing. Control: the counter left as it was, the runs share far more
+//! (up to the next reseed from getrandom(2)). Pages that fail a check (an
+//! odd sequence count that stays odd, a wrong magic or version, no flag, a
+//! file too short, no file) leave the process without a counter, drawing as
+//! before.
+//!
+//! Every child is killed, and the test fails, if it runs for more than a
+//! minute (and the kernel kills a traced child if this process exits first).
 
 mod support;
 
@@ -24,6 +39,14 @@ mod restore {
     use super::support::{ROLE, command, emulator, write_all};
     use std::collections::HashSet;
     use std::io::Read;
+    use std::os::unix::fs::FileExt;
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    use std::sync::{Arc, mpsc};
+    use std::time::Duration;
+
+    /// How long a child may run before it is killed and the test fails.
+    const LIMIT: Duration = Duration::from_secs(60);
 
     /// Bytes each run draws: twice the reseed interval.
     const RUN: usize = 2 << 20;
@@ -78,15 +101,35 @@ mod restore {
         Faithful,
         /// Control: the kernel reseeds, and the mix is off.
         MixOff,
+        /// The mix off, no kernel reseed, a VMClock page whose counter the
+        /// tracer bumps before the restore.
+        VmClockBumped,
+        /// Control: as `VmClockBumped`, the counter left as it was.
+        VmClockSame,
+    }
+
+    impl Restore {
+        fn mix_off(self) -> bool {
+            self != Restore::Reseeded && self != Restore::Faithful
+        }
+
+        fn vm_clock(self) -> bool {
+            matches!(self, Restore::VmClockBumped | Restore::VmClockSame)
+        }
     }
 
     /// The child: warms up, stops for the snapshot, draws a run into a
     /// buffer allocated before the snapshot, writes it to stdout, stops.
     /// Nothing is mapped or unmapped between the two stops.
     pub fn child(role: &str) {
-        let (mode, mix_off) = role.split_once(';').unwrap();
+        let mut parts = role.splitn(3, ';');
+        let (mode, mix_off, vm_clock) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
         let mode = Mode::parse(mode);
         randp::internals::set_kernel_mix_off(mix_off == "off");
+        if vm_clock != "-" {
+            randp::internals::set_vm_clock_path(vm_clock);
+            assert!(randp::internals::vm_generation_available(), "the page at {vm_clock} is valid");
+        }
         let mut out = vec![0u8; RUN];
         mode.draw(&mut out[..WARM_UP]);
         out.fill(1);
@@ -110,12 +153,46 @@ mod restore {
         unsafe { libc::ptrace(req, pid, addr as *mut libc::c_void, data as *mut libc::c_void) as i64 }
     }
 
+    /// Kills child `pid` with SIGKILL if it is not done within [`LIMIT`].
+    struct Watchdog {
+        done: Option<mpsc::Sender<()>>,
+        fired: Arc<AtomicBool>,
+    }
+
+    impl Watchdog {
+        fn start(pid: libc::pid_t) -> Watchdog {
+            let (done, wait) = mpsc::channel::<()>();
+            let fired = Arc::new(AtomicBool::new(false));
+            let f = fired.clone();
+            std::thread::spawn(move || {
+                if wait.recv_timeout(LIMIT) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    f.store(true, SeqCst);
+                    // SAFETY: a signal to our own child, not yet reaped.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+            });
+            Watchdog { done: Some(done), fired }
+        }
+
+        /// Panics if the watchdog killed the child.
+        fn check(&self, what: &str) {
+            assert!(!self.fired.load(SeqCst), "{what}: the child ran for more than {LIMIT:?} and was killed");
+        }
+
+        /// Stops the watchdog: call it once the child is reaped.
+        fn finish(mut self, what: &str) {
+            self.done.take();
+            self.check(what);
+        }
+    }
+
     /// Waits for the child's next stop, which must be by SIGSTOP.
-    fn wait_sigstop(pid: libc::pid_t) {
+    fn wait_sigstop(pid: libc::pid_t, watchdog: &Watchdog) {
         let mut status = 0;
         // SAFETY: waits for our own child.
         let r = unsafe { libc::waitpid(pid, &mut status, 0) };
         assert_eq!(r, pid, "waitpid: {}", std::io::Error::last_os_error());
+        watchdog.check("waiting for a stop");
         assert!(
             libc::WIFSTOPPED(status) && libc::WSTOPSIG(status) == libc::SIGSTOP,
             "the child stopped at its raise (wait status {status:#x})"
@@ -179,9 +256,12 @@ mod restore {
         "a zeroed vDSO state (not root)"
     }
 
-    /// One snapshot, two runs: the two runs' output.
-    fn two_runs(mode: Mode, how: Restore) -> (Vec<u8>, Vec<u8>, &'static str) {
-        let role = format!("{};{}", mode.name(), if how == Restore::MixOff { "off" } else { "on" });
+    /// One snapshot, two runs: the two runs' output. `vm_clock`: the file
+    /// standing for the VMClock device, for `VmClockBumped` and
+    /// `VmClockSame`.
+    fn two_runs(mode: Mode, how: Restore, vm_clock: Option<&Path>) -> (Vec<u8>, Vec<u8>, &'static str) {
+        let page = if how.vm_clock() { vm_clock.expect("a VMClock page") } else { Path::new("-") };
+        let role = format!("{};{};{}", mode.name(), if how.mix_off() { "off" } else { "on" }, page.display());
         let mut cmd = command(std::env::current_exe().unwrap());
         cmd.env(ROLE, format!("restore:{role}")).stdout(std::process::Stdio::piped());
         // SAFETY: PTRACE_TRACEME in the forked child before exec.
@@ -196,31 +276,45 @@ mod restore {
         }
         let mut child = cmd.spawn().unwrap();
         let pid = child.id() as libc::pid_t;
+        let watchdog = Watchdog::start(pid);
         let mut stdout = child.stdout.take().unwrap();
         // The exec stop.
         let mut status = 0;
         // SAFETY: waits for our own child.
         unsafe { libc::waitpid(pid, &mut status, 0) };
+        watchdog.check("waiting for the exec stop");
         assert!(libc::WIFSTOPPED(status) && libc::WSTOPSIG(status) == libc::SIGTRAP, "exec stop: {status:#x}");
+        // Should this process end first (a failed assertion), the kernel
+        // kills the child rather than leave it stopped.
+        assert_eq!(ptrace(libc::PTRACE_SETOPTIONS as Request, pid, 0, libc::PTRACE_O_EXITKILL as usize), 0);
         assert_eq!(ptrace(libc::PTRACE_CONT as Request, pid, 0, 0), 0);
         let reader = std::thread::spawn(move || {
             let mut all = Vec::new();
             stdout.read_to_end(&mut all).unwrap();
             all
         });
-        wait_sigstop(pid);
+        wait_sigstop(pid, &watchdog);
         let snap = snapshot(pid);
         assert_eq!(ptrace(libc::PTRACE_CONT as Request, pid, 0, 0), 0);
-        wait_sigstop(pid);
+        wait_sigstop(pid, &watchdog);
         restore(pid, &snap);
         // The reseed a restored VM's kernel makes (or, not as root, its
-        // effect on the vDSO's state, at the start of the state page).
-        let how_reseeded =
-            if how == Restore::Faithful { "none (control)" } else { reseed_kernel(pid, state_page(pid)) };
+        // effect on the vDSO's state, at the start of the state page); with
+        // VMClock, the VMM's bump of the counter instead, and no reseed.
+        let how_reseeded = match how {
+            Restore::Faithful => "none (control)",
+            Restore::VmClockSame => "none; VMClock counter unchanged (control)",
+            Restore::VmClockBumped => {
+                bump_generation(page);
+                "none; VMClock counter bumped"
+            }
+            Restore::Reseeded | Restore::MixOff => reseed_kernel(pid, state_page(pid)),
+        };
         assert_eq!(ptrace(libc::PTRACE_CONT as Request, pid, 0, 0), 0);
-        wait_sigstop(pid);
+        wait_sigstop(pid, &watchdog);
         assert_eq!(ptrace(libc::PTRACE_CONT as Request, pid, 0, 0), 0);
         let status = child.wait().unwrap();
+        watchdog.finish(&format!("{} ({how:?})", mode.name()));
         assert!(status.success(), "the child exits cleanly: {status:?}");
         let out = reader.join().unwrap();
         assert_eq!(out.len(), 2 * RUN, "the child wrote two runs");
@@ -257,7 +351,20 @@ mod restore {
     pub fn main() {
         randp::u64();
         randp::u64();
-        if emulator().is_some() || !randp::internals::kernel_mix_available() {
+        if emulator().is_some() || !randp::uses_userspace_generator() {
+            println!("vm_restore: no userspace state here (an emulator); skipped");
+            return;
+        }
+        let mut failures = Vec::new();
+        vdso_restores(&mut failures);
+        vm_clock_restores(&mut failures);
+        bad_vm_clock_pages(&mut failures);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// The restores with the kernel's reseed, and its controls.
+    fn vdso_restores(failures: &mut Vec<String>) {
+        if !randp::internals::kernel_mix_available() {
             assert!(
                 emulator().is_some() || !std::path::Path::new("/proc/self").exists() || !vdso_expected(),
                 "this kernel has the vDSO's getrandom, but randp does not use it"
@@ -268,14 +375,13 @@ mod restore {
             return;
         }
         let buffer = randp::internals::thread_buffer_len().expect("a userspace state");
-        let mut failures = Vec::new();
         for mode in MODES {
             let bound = if mode.direct() { buffer + randp::internals::MIX_DIRECT } else { buffer };
-            let (a, b, how) = two_runs(mode, Restore::Reseeded);
+            let (a, b, how) = two_runs(mode, Restore::Reseeded, None);
             let n = shared(&a, &b);
-            let (fa, fb, _) = two_runs(mode, Restore::Faithful);
+            let (fa, fb, _) = two_runs(mode, Restore::Faithful, None);
             let faithful = fa.iter().zip(&fb).take_while(|(x, y)| x == y).count();
-            let (oa, ob, _) = two_runs(mode, Restore::MixOff);
+            let (oa, ob, _) = two_runs(mode, Restore::MixOff, None);
             let off = shared(&oa, &ob);
             println!(
                 "vm_restore: {:>10}: shared {n} B (bound {bound}; reseed by {how}); controls: faithful restore: same first {faithful} B, mix off: shared {off} B",
@@ -293,7 +399,137 @@ mod restore {
                 failures.push(format!("{}: control: with the mix off the runs share only {off} bytes", mode.name()));
             }
         }
-        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// Where the tracer writes the VMClock pages, one file per process.
+    fn page_path(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("randp-vm-restore-{}-{name}", std::process::id()))
+    }
+
+    /// `VMCLOCK_MAGIC` ("VCLK"), `VMCLOCK_FLAG_VM_GEN_COUNTER_PRESENT`, and
+    /// the offsets of `struct vmclock_abi`'s fields that randp reads.
+    const MAGIC: u32 = 0x4b4c_4356;
+    const GEN_PRESENT: u64 = 1 << 8;
+    const SEQ_COUNT: usize = 12;
+    const GENERATION: usize = 104;
+
+    /// A VMClock page: magic, size, version, sequence count, flags (and the
+    /// clock fields zero), counter.
+    fn vm_clock_page(magic: u32, size: u32, version: u16, seq: u32, flags: u64, generation: u64) -> Vec<u8> {
+        let mut b = vec![0u8; 4096];
+        b[0..4].copy_from_slice(&magic.to_le_bytes());
+        b[4..8].copy_from_slice(&size.to_le_bytes());
+        b[8..10].copy_from_slice(&version.to_le_bytes());
+        b[SEQ_COUNT..][..4].copy_from_slice(&seq.to_le_bytes());
+        b[24..32].copy_from_slice(&flags.to_le_bytes());
+        b[GENERATION..][..8].copy_from_slice(&generation.to_le_bytes());
+        b
+    }
+
+    /// Bumps the counter in the page at `path` as a VMM does: the sequence
+    /// count odd while it writes, then even again.
+    fn bump_generation(path: &Path) {
+        let f = std::fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
+        let mut word = [0u8; 8];
+        f.read_exact_at(&mut word[..4], SEQ_COUNT as u64).unwrap();
+        let seq = u32::from_le_bytes(word[..4].try_into().unwrap());
+        f.write_all_at(&(seq + 1).to_le_bytes(), SEQ_COUNT as u64).unwrap();
+        f.read_exact_at(&mut word, GENERATION as u64).unwrap();
+        let generation = u64::from_le_bytes(word) + 1;
+        f.write_all_at(&generation.to_le_bytes(), GENERATION as u64).unwrap();
+        f.write_all_at(&(seq + 2).to_le_bytes(), SEQ_COUNT as u64).unwrap();
+    }
+
+    /// The restores that only the VMClock counter tells apart, and their
+    /// control.
+    fn vm_clock_restores(failures: &mut Vec<String>) {
+        let buffer = randp::internals::thread_buffer_len().expect("a userspace state");
+        for mode in MODES {
+            // Buffered draws may repeat the buffer's unread bytes (they are
+            // not checked); a direct fill checks before it writes.
+            let bound = if mode.direct() { 0 } else { buffer };
+            let path = page_path(&format!("vmclock-{}", mode.name().replace(' ', "-")));
+            std::fs::write(&path, vm_clock_page(MAGIC, 112, 1, 2, GEN_PRESENT, 41)).unwrap();
+            let (a, b, how) = two_runs(mode, Restore::VmClockBumped, Some(&path));
+            let n = shared(&a, &b);
+            std::fs::write(&path, vm_clock_page(MAGIC, 112, 1, 2, GEN_PRESENT, 41)).unwrap();
+            let (ca, cb, _) = two_runs(mode, Restore::VmClockSame, Some(&path));
+            let same = shared(&ca, &cb);
+            std::fs::remove_file(&path).unwrap();
+            println!(
+                "vm_restore: {:>10}: VMClock: shared {n} B (bound {bound}; {how}, mix off); control (counter unchanged): shared {same} B",
+                mode.name()
+            );
+            if n > bound {
+                failures.push(format!("{}: VMClock: the runs share {n} bytes, more than {bound}", mode.name()));
+            }
+            // Until randp's next reseed from getrandom(2), which comes at
+            // most a MiB after the snapshot.
+            if same <= bound.max(RUN / 8) {
+                failures.push(format!("{}: VMClock control: the runs share only {same} bytes", mode.name()));
+            }
+        }
+    }
+
+    /// The pages that fail a check, by name; `None`: no file at all.
+    fn bad_pages() -> Vec<(&'static str, Option<Vec<u8>>)> {
+        let good = |seq| vm_clock_page(MAGIC, 112, 1, seq, GEN_PRESENT, 7);
+        vec![
+            ("odd sequence count", Some(good(3))),
+            ("bad magic", Some(vm_clock_page(MAGIC ^ 0x20, 112, 1, 2, GEN_PRESENT, 7))),
+            ("bad version", Some(vm_clock_page(MAGIC, 112, 2, 2, GEN_PRESENT, 7))),
+            ("size short of the counter", Some(vm_clock_page(MAGIC, 104, 1, 2, GEN_PRESENT, 7))),
+            ("flag missing", Some(vm_clock_page(MAGIC, 112, 1, 2, (GEN_PRESENT - 1) | (1 << 9), 7))),
+            ("file too short", Some(good(2)[..100].to_vec())),
+            ("empty file", Some(Vec::new())),
+            ("no file", None),
+        ]
+    }
+
+    /// A child for a bad page: no counter, and every kind of draw works.
+    pub fn bad_page_child(path: &str) {
+        randp::internals::set_kernel_mix_off(true);
+        randp::internals::set_vm_clock_path(path);
+        let mut big = vec![0u8; 1 << 20];
+        randp::fill_bytes(&mut big);
+        let words: Vec<u64> = (0..4096).map(|_| randp::u64()).collect();
+        let mut small = [0u8; 256];
+        randp::fill_bytes(&mut small);
+        assert!(!randp::internals::vm_generation_available(), "{path}: no VM generation counter");
+        assert!(randp::uses_userspace_generator());
+        assert!(big.chunks_exact(16).all(|c| c != [0; 16]) && words.iter().any(|&w| w != 0) && small != [0; 256]);
+        print!("ok");
+    }
+
+    /// Each bad page in a child of its own, which must say `ok` in time.
+    fn bad_vm_clock_pages(failures: &mut Vec<String>) {
+        for (name, bytes) in bad_pages() {
+            let path = page_path(&format!("bad-{}", name.replace(' ', "-")));
+            if let Some(b) = &bytes {
+                std::fs::write(&path, b).unwrap();
+            }
+            let mut child = command(std::env::current_exe().unwrap())
+                .env(ROLE, format!("bad-page:{}", path.display()))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let watchdog = Watchdog::start(child.id() as libc::pid_t);
+            let mut out = String::new();
+            child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+            let mut err = String::new();
+            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            let status = child.wait().unwrap();
+            watchdog.finish(&format!("bad page: {name}"));
+            if bytes.is_some() {
+                std::fs::remove_file(&path).unwrap();
+            }
+            let ok = status.success() && out == "ok";
+            println!("vm_restore: bad VMClock page ({name}): {}", if ok { "no counter, draws work" } else { "FAILED" });
+            if !ok {
+                failures.push(format!("bad page ({name}): {status:?}, stdout {out:?}, stderr {err}"));
+            }
+        }
     }
 
     /// Whether the kernel is new enough to have the vDSO's getrandom
@@ -309,10 +545,13 @@ mod restore {
 fn main() {
     #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     {
-        if let Ok(role) = std::env::var(support::ROLE)
-            && let Some(role) = role.strip_prefix("restore:")
-        {
-            return restore::child(role);
+        if let Ok(role) = std::env::var(support::ROLE) {
+            if let Some(role) = role.strip_prefix("restore:") {
+                return restore::child(role);
+            }
+            if let Some(path) = role.strip_prefix("bad-page:") {
+                return restore::bad_page_child(path);
+            }
         }
         restore::main();
     }

@@ -72,6 +72,18 @@ pub trait KernelMix {
     /// # Safety
     /// `dst` is valid for writes of 16 bytes.
     unsafe fn fresh(&self, dst: *mut u8) -> bool;
+
+    /// A counter that changes when a VM snapshot the process is in is
+    /// restored (the VMClock device's VM generation counter), or `None`
+    /// where there is none (or it cannot be read now). The generator
+    /// records it before each reseed and, when it reads another value at a
+    /// refill or a direct write, discards its state as a dropped page is
+    /// discarded (see `Generator::write_and_rekey`). Unlike [`Self::fresh`],
+    /// not switched off with the mix.
+    #[inline(always)]
+    fn vm_generation(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl KernelMix for () {
@@ -168,6 +180,9 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = A
     direct_unmixed: AtomicUsize,
     /// Where the OS writes a reseed's fresh bytes; zero between calls.
     seed: UnsafeCell<[u8; 32]>,
+    /// The owner's VM generation ([`KernelMix::vm_generation`]) as read
+    /// right before the last reseed (0 if it had none then).
+    vm_generation: AtomicU64,
     buf: UnsafeCell<Buffer<BLOCKS>>,
 }
 
@@ -467,7 +482,10 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// output into the key ([`KernelMix`]) for a refill of the buffer, and
     /// for `direct` output (into a caller's memory, at most [`MIX_DIRECT`]
     /// bytes where there is a source) that would take the direct output
-    /// since the last mix past [`MIX_DIRECT`] bytes.
+    /// since the last mix past [`MIX_DIRECT`] bytes. Before that, if the
+    /// owner's VM generation changed since the last reseed, the generator
+    /// is wiped ([`Self::wipe`], which leaves `live` at 0 for the owner to
+    /// find) and reseeds from the OS.
     ///
     /// # Safety
     /// `out` is valid for writes of `16 * nblocks` bytes and does not overlap
@@ -477,6 +495,15 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         debug_assert!(bytes <= RESEED);
         let mut left = self.until_reseed.load(Relaxed);
         let mut unmixed = self.direct_unmixed.load(Relaxed);
+        if left >= bytes && self.vm_generation_changed() {
+            // A clone of a VM snapshot: discard the state as the kernel
+            // discards a dropped page. `live` goes to 0, so the owner
+            // throws away what this call produces and wipes the state
+            // again; the call runs on from the zeroed state, whose first
+            // write reseeds.
+            self.wipe();
+            left = 0;
+        }
         if left < bytes {
             self.reseed();
             left = RESEED;
@@ -515,10 +542,23 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         true
     }
 
+    /// Whether the owner's VM generation differs from the one recorded at
+    /// the last reseed (a VM snapshot was restored since). False where the
+    /// owner has none, or it cannot be read now.
+    #[inline]
+    fn vm_generation_changed(&self) -> bool {
+        self.mix.vm_generation().is_some_and(|g| g != self.vm_generation.load(Relaxed))
+    }
+
     /// XORs 32 fresh bytes from the OS into the key
-    /// ([`keystream::xor_seed_into_key`]). The OS writes them straight into
+    /// ([`keystream::xor_seed_into_key`]), and records the owner's VM
+    /// generation as read before them. The OS writes them straight into
     /// the state, never onto the stack.
     fn reseed(&self) {
+        // Read first: a snapshot taken between the two leaves a clone that
+        // records the older generation, and so discards the state at its
+        // next refill.
+        self.vm_generation.store(self.mix.vm_generation().unwrap_or(0), Relaxed);
         let seed = self.seed.get();
         // SAFETY: `seed` is this generator's 32-byte field; the schedule is
         // its own and valid (a zeroed one included).
@@ -547,6 +587,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
         self.direct_unmixed.store(0, Relaxed);
+        self.vm_generation.store(0, Relaxed);
         // After a drop the generator's record of its extension reads zero,
         // but the counts word, kept outside it, still placed the unread bytes.
         self.zero_unread_extension(w);

@@ -468,3 +468,82 @@ fn direct_output_mixes_at_least_once_per_interval() {
         assert_eq!(g.mix.calls.load(Relaxed), want, "after {i} direct fills of 4 KiB");
     }
 }
+
+/// A VM generation counter that the test sets (0: none).
+#[derive(Default)]
+struct GenerationSource {
+    value: AtomicU64,
+}
+
+impl KernelMix for GenerationSource {
+    fn available(&self) -> bool {
+        false
+    }
+
+    unsafe fn fresh(&self, _dst: *mut u8) -> bool {
+        false
+    }
+
+    fn vm_generation(&self) -> Option<u64> {
+        Some(self.value.load(Relaxed)).filter(|&g| g != 0)
+    }
+}
+
+type Generational = Generator<4, 1024, AtomicU64, GenerationSource>;
+
+/// A seeded generator (through its first reseed) that recorded
+/// generation 5, with its buffer full.
+fn generational() -> Box<Generational> {
+    // SAFETY: all-zero is a valid generator, and a valid GenerationSource.
+    let g = unsafe { Box::<Generational>::new_zeroed().assume_init() };
+    g.mix.value.store(5, Relaxed);
+    g.mark_live();
+    let mut b = [0u8; 8];
+    // SAFETY: `b` is a valid slice outside the generator.
+    unsafe { g.fill(b.as_mut_ptr(), 8) };
+    assert_eq!(g.vm_generation.load(Relaxed), 5, "recorded at the reseed");
+    g
+}
+
+/// A new VM generation at a refill or a direct write wipes the state (the
+/// owner finds `live` at 0, as after a dropped page) and reseeds; the
+/// buffer's unread bytes before it are still handed out.
+#[test]
+fn a_new_vm_generation_discards_the_state_at_a_refill_or_direct_write() {
+    for direct in [false, true] {
+        let g = generational();
+        let key = key_of_any(&g);
+        g.mix.value.store(6, Relaxed);
+        assert!(g.take::<8>().is_some(), "the fast path does not check");
+        assert!(g.is_live());
+        let mut out = vec![0u8; if direct { 256 } else { 64 }];
+        // SAFETY: `out` is a valid slice outside the generator.
+        unsafe { g.fill(out.as_mut_ptr(), out.len()) };
+        assert!(!g.is_live(), "direct {direct}: the owner finds the state discarded");
+        assert_eq!(g.vm_generation.load(Relaxed), 6, "and reseeded, recording the new generation");
+        assert_ne!(key_of_any(&g), key);
+    }
+}
+
+/// Control: the same generation, or none readable, changes nothing.
+#[test]
+fn an_unchanged_or_unreadable_vm_generation_keeps_the_state() {
+    for now in [5, 0] {
+        let g = generational();
+        g.mix.value.store(now, Relaxed);
+        let mut out = vec![0u8; 256 + 64];
+        // SAFETY: `out` is a valid slice outside the generator.
+        unsafe { g.fill(out.as_mut_ptr(), out.len()) };
+        assert!(g.is_live(), "generation {now}: the state is kept");
+        assert_eq!(g.vm_generation.load(Relaxed), 5);
+    }
+}
+
+fn key_of_any<const B: usize, const R: usize, C: CountsWord, M: KernelMix>(g: &Generator<B, R, C, M>) -> [u8; 32] {
+    // SAFETY: reading the generator's own schedule; nothing writes it meanwhile.
+    let ks = unsafe { &*g.schedule.get() };
+    let mut k = [0u8; 32];
+    k[..16].copy_from_slice(&ks.current()[0]);
+    k[16..].copy_from_slice(&ks.current()[1]);
+    k
+}

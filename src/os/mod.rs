@@ -15,6 +15,9 @@
 //!   process has one (Linux: the vDSO's getrandom, whose state the caller
 //!   keeps in [`KERNEL_RNG_ROOM`] bytes of its droppable state page), or
 //!   returns `None`;
+//! - **the VM generation**: `vm_generation()`, a counter the hypervisor
+//!   changes before a guest restored from a snapshot runs again (Linux: the
+//!   VMClock device's page, looked up once), or `None` where there is none;
 //! - **the one way out**: `write_stderr_and_abort(msg)`, which allocates
 //!   nothing and takes no lock ([`fatal`]);
 //! - **state memory**: `map_page()` maps one zeroed [`STATE_LEN`]-byte page
@@ -119,6 +122,41 @@ pub(crate) unsafe fn fill_from_kernel_rng(
         let _ = (state, dst, len);
         None
     }
+}
+
+/// Whether this process can read a VM generation counter ([`vm_generation`]):
+/// on Linux, the VMClock device's page (6.13+, `/dev/vmclock0`) mapped,
+/// valid and with the counter present. Looks once; never on Windows.
+#[cfg(feature = "internals")]
+pub(crate) fn vm_generation_available() -> bool {
+    #[cfg(target_os = "linux")]
+    return linux::vmclock::available();
+    #[cfg(windows)]
+    false
+}
+
+/// The VM generation counter, which the hypervisor changes before a guest
+/// restored from a snapshot runs again: `None` where the process has none
+/// ([`vm_generation_available`]), or when the page was being updated for
+/// as long as a read is tried.
+#[inline]
+pub(crate) fn vm_generation() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    return linux::vmclock::generation();
+    #[cfg(windows)]
+    None
+}
+
+/// Makes the process read the VM generation counter from the file at
+/// `path` (NUL-terminated, kept for the life of the process) instead of
+/// the VMClock device, for the tests; before the first draw. Does nothing
+/// on Windows.
+#[cfg(feature = "internals")]
+pub(crate) fn set_vm_clock_path(path: &'static core::ffi::CStr) {
+    #[cfg(target_os = "linux")]
+    linux::vmclock::set_path(path);
+    #[cfg(windows)]
+    let _ = path;
 }
 
 /// Writes `msg` to stderr and aborts the process: randp's one way to give

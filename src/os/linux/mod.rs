@@ -15,6 +15,7 @@ mod stack;
 mod state_memory;
 mod tls;
 pub(in crate::os) mod vdso;
+pub(in crate::os) mod vmclock;
 
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicUsize, Ordering::AcqRel, Ordering::Acquire};
