@@ -143,7 +143,7 @@ func parseContestants(text string) (*contestantData, error) {
 
 // labelFuncs are the functions a label may call, for the run of r.
 func labelFuncs(r *report) template.FuncMap {
-	return template.FuncMap{"glibc": r.glibcLabel, "glibcVersion": r.glibcVersion, "libbsdVersion": r.libbsdVersion, "goVersion": r.goVersion}
+	return template.FuncMap{"anchor": anchor, "glibc": r.glibcLabel, "glibcVersion": r.glibcVersion, "libbsdVersion": r.libbsdVersion, "goVersion": r.goVersion}
 }
 
 // cLabel names a C contestant in a table of the given group ("fill", "u32",

@@ -154,21 +154,21 @@ func TestWordRatioPaired(t *testing.T) {
 	r := &report{res: &results{crit: set}}
 	// Ratios 0.833, 0.909, 1.034, 0.889, 0.926: median 0.909, randp the
 	// faster in 4 of 5; the medians alone (3.5 against 2.9) say 1.21.
-	v, _, faster, of := r.wordRatio("u32", "randp_u32", "rand_ThreadRng")
+	v, _, faster, of := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng")
 	if math.Abs(v-2.0/2.2) > 1e-9 || faster != 4 || of != 5 {
-		t.Errorf("wordRatio = %v, faster in %d of %d; want %v, 4 of 5", v, faster, of, 2.0/2.2)
+		t.Errorf("ratio = %v, faster in %d of %d; want %v, 4 of 5", v, faster, of, 2.0/2.2)
 	}
-	got := r.wordBar("u32", "u32", "randp_u32", "rand_ThreadRng", "≤ 0.9×", le(0.9))
-	if want := "randp faster in 4 of 5 processes"; !strings.Contains(got.measured, want) || got.met != "**no**" {
-		t.Errorf("wordBar = %+v, want %q and not met (0.909 > 0.9)", got, want)
+	got := r.targetBar(target{What: "u32", Measure: "ratio", A: "rust:u32/randp_u32", B: "rust:u32/rand_ThreadRng", Wins: true, Target: "≤ 0.9×"}, "")
+	if want := "randp faster in 4 of 5 processes"; !strings.Contains(got.Measured, want) || got.Met != "**no**" {
+		t.Errorf("targetBar = %+v, want %q and not met (0.909 > 0.9)", got, want)
 	}
 	one := critSet{"u32": {
 		"randp_u32":      {Time: stat{Center: 1, Lo: 0.9, Hi: 1.1, N: 1}, ByPass: map[int]float64{1: 1}},
 		"rand_ThreadRng": {Time: stat{Center: 2, Lo: 1.9, Hi: 2.1, N: 1}, ByPass: map[int]float64{1: 2}},
 	}}
 	r = &report{res: &results{crit: one}}
-	if v, sep, _, of := r.wordRatio("u32", "randp_u32", "rand_ThreadRng"); v != 0.5 || !sep || of != 0 {
-		t.Errorf("one pass: wordRatio = %v, %v, of %d; want the medians' 0.5, significant, unpaired", v, sep, of)
+	if v, sep, _, of := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng"); v != 0.5 || !sep || of != 0 {
+		t.Errorf("one pass: ratio = %v, %v, of %d; want the medians' 0.5, significant, unpaired", v, sep, of)
 	}
 }
 
@@ -209,9 +209,10 @@ func TestGoPairsByPass(t *testing.T) {
 	}
 	// Ratios 0.833, 0.909, 1.034: median 0.909, randp the faster in 2 of
 	// 3; the medians alone (2.5 against 2.2) say 1.14.
-	b := goBar("Read 4 B", g, "RandpRead/4b", "AESCTRRead/4b", "≤ 1.0×", le(1.0))
-	if !strings.Contains(b.measured, "randp faster in 2 of 3 processes") || b.met != "yes" {
-		t.Errorf("goBar = %+v, want the paired 0.909, 2 of 3, met", b)
+	r := &report{res: &results{goRandp: g}}
+	b := r.targetBar(target{What: "Read 4 B", Measure: "ratio", A: "go:RandpRead/4b", B: "go:AESCTRRead/4b", Wins: true, Target: "≤ 1.0×"}, "")
+	if !strings.Contains(b.Measured, "randp faster in 2 of 3 processes") || b.Met != "yes" {
+		t.Errorf("targetBar = %+v, want the paired 0.909, 2 of 3, met", b)
 	}
 	// Without PASS lines the samples cannot be placed in their passes.
 	writeFile(t, path, "goos: linux\n"+row("RandpRead/4b", 1)+"\n"+row("AESCTRRead/4b", 1.2)+"\n"+
@@ -994,19 +995,19 @@ func TestHotPathBarsPaired(t *testing.T) {
 	r := &report{res: &results{goPurego: g, goRandp: g}}
 	var source bar
 	for _, b := range r.groupBars(targetGroups[2], true) {
-		if strings.Contains(b.what, "NewChaCha8") {
+		if strings.Contains(b.What, "NewChaCha8") {
 			source = b
 		}
 	}
-	if !strings.Contains(source.measured, "ratios 0.91×") || !strings.Contains(source.measured, "randp faster in 4 of 5 processes") || source.met != "yes" {
+	if !strings.Contains(source.Measured, "ratios 0.91×") || !strings.Contains(source.Measured, "randp faster in 4 of 5 processes") || source.Met != "yes" {
 		t.Errorf("pure-Go Source row = %+v, want the paired 0.91×, 4 of 5, met (the medians say 1.03×)", source)
 	}
 	for _, b := range r.groupBars(targetGroups[0], true) {
-		if !strings.Contains(b.what, "throughput multiple") {
+		if !strings.Contains(b.What, "throughput multiple") {
 			continue
 		}
 		// The rival's time over randp's: 1.2, 1.1, 0.967, 1.125, 1.08.
-		if !strings.Contains(b.measured, "1.1") || strings.Contains(b.measured, "randp faster") || b.met != "**no**" {
+		if !strings.Contains(b.Measured, "1.1") || strings.Contains(b.Measured, "randp faster") || b.Met != "**no**" {
 			t.Errorf("Read 2 MiB row = %+v, want the paired 1.1×, no count of winners, not met (≥ 2×)", b)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -132,4 +133,90 @@ func (r *results) purego() (*goSet, string) {
 			r.puregoImplementation())
 	}
 	return r.goPurego, ""
+}
+
+// sources are the sources a benchmark reference ("source:name") may name:
+// a Go test binary's output (go: randp's, cgo; purego: the same built with
+// -tags randp_purego, when it ran the pure-Go path; go_peers: benches/go;
+// dcrd: dcrd's own benchmarks), c (the C program), rust (a criterion
+// group/function, per iteration), rust_element (the same per element) and
+// openssl (openssl speed's AES-256-CTR, per MiB).
+var sources = []string{"go", "purego", "go_peers", "dcrd", "c", "rust", "rust_element", "openssl"}
+
+// checkRef refuses a benchmark reference that is not source:name with a
+// known source.
+func checkRef(ref string) error {
+	if src, name, _ := strings.Cut(ref, ":"); !slices.Contains(sources, src) || name == "" {
+		return fmt.Errorf("benchmark %q is not source:name with a known source", ref)
+	}
+	return nil
+}
+
+// goSet is the Go test binary's results that a source names, or nil.
+func (r *report) goSet(src string) *goSet {
+	switch src {
+	case "go":
+		return r.res.goRandp
+	case "purego":
+		set, _ := r.res.purego()
+		return set
+	case "go_peers":
+		return r.res.goPeers
+	case "dcrd":
+		return r.res.goDcrd
+	}
+	return nil
+}
+
+// stat is the benchmark a reference names (source:name).
+func (r *report) stat(ref string) stat {
+	src, name, _ := strings.Cut(ref, ":")
+	group, fn, _ := strings.Cut(name, "/")
+	switch src {
+	case "c":
+		return r.res.c.get(name)
+	case "rust":
+		return r.res.crit.get(group, fn).Time
+	case "rust_element":
+		return r.res.crit.get(group, fn).PerElement()
+	case "openssl":
+		return r.res.ceil.OpenSSL()
+	}
+	return r.goSet(src).get(name)
+}
+
+// pairs is the samples of benchmarks a and b, a's first, from each process
+// that ran both: benchmarks of one Go test binary, of the C program or of
+// one criterion group; none for others.
+func (r *report) pairs(a, b string) [][2]float64 {
+	sa, na, _ := strings.Cut(a, ":")
+	sb, nb, _ := strings.Cut(b, ":")
+	ga, fa, _ := strings.Cut(na, "/")
+	gb, fb, _ := strings.Cut(nb, "/")
+	switch {
+	case sa != sb:
+		return nil
+	case sa == "c":
+		return r.res.c.pairs(na, nb)
+	case sa == "rust" || sa == "rust_element":
+		if ga == gb {
+			return r.res.crit.pairs(ga, fa, fb)
+		}
+		return nil
+	}
+	return r.goSet(sa).pairs(na, nb)
+}
+
+// why says why the benchmark a reference names was not measured, where
+// its source says: the pure-Go build's reason, a C contestant's.
+func (r *report) why(ref string) string {
+	src, name, _ := strings.Cut(ref, ":")
+	switch src {
+	case "purego":
+		_, why := r.res.purego()
+		return why
+	case "c":
+		return r.res.c.why(keyOf(name))
+	}
+	return ""
 }

@@ -42,8 +42,8 @@ func parseSummary(text string) ([]summarySpec, error) {
 		}
 		for _, row := range g.Rows {
 			for _, ref := range []string{row.Rival, row.Randp} {
-				if src, name, _ := strings.Cut(ref, ":"); !knownSources[src] || name == "" {
-					return nil, fmt.Errorf("%q: benchmark %q is not source:name with a known source", row.You, ref)
+				if err := checkRef(ref); err != nil {
+					return nil, fmt.Errorf("%q: %v", row.You, err)
 				}
 			}
 			if headings[row.Heading] == "" || (row.Unless != "" && row.Unless != "glibc_vdso") || row.Work == "" {
@@ -55,27 +55,6 @@ func parseSummary(text string) ([]summarySpec, error) {
 		}
 	}
 	return f.Group, nil
-}
-
-var knownSources = map[string]bool{"go": true, "go_peers": true, "dcrd": true, "c": true, "rust": true, "rust_element": true}
-
-// stat is the benchmark a summary row names, as source:name.
-func (r *report) stat(ref string) stat {
-	src, name, _ := strings.Cut(ref, ":")
-	group, fn, _ := strings.Cut(name, "/")
-	switch src {
-	case "go":
-		return r.res.goRandp.get(name)
-	case "go_peers":
-		return r.res.goPeers.get(name)
-	case "dcrd":
-		return r.res.goDcrd.get(name)
-	case "c":
-		return r.res.c.get(name)
-	case "rust":
-		return r.res.crit.get(group, fn).Time
-	}
-	return r.res.crit.get(group, fn).PerElement()
 }
 
 // summaryGroups is the first screen's rows, by language.

@@ -4,8 +4,10 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 )
 
 // The project's speed targets (data/targets.toml): the rows of the report's
@@ -25,22 +27,24 @@ type target struct {
 	ID         string   `toml:"id"`
 	What       string   `toml:"what"`
 	Measure    string   `toml:"measure"`
-	Group      string   `toml:"group"`
 	A          string   `toml:"a"`
 	B          string   `toml:"b"`
 	Sizes      []string `toml:"sizes"`
+	Wins       bool     `toml:"wins"`
 	Target     string   `toml:"target"`
 	TargetVAES string   `toml:"target_vaes"`
+	VAESOnly   bool     `toml:"vaes_only"`
+	Note       string   `toml:"note"`
 	Peer       string   `toml:"peer"`
 	Profile    string   `toml:"profile"`
 }
 
-// measures are the measures a target may name, with the fields each needs
-// besides what and target.
-var measures = map[string]string{
-	"go": "ab", "purego": "ab", "go_paired": "ab", "go_minus": "ab", "rust_word": "gab", "rust_paired": "gab",
-	"openssl": "ga", "c_ns": "a", "c_paired": "ab", "c_fill": "", "aesni_fill": "s",
-}
+// measures are the measures a target may name, with the benchmarks each
+// needs: a, or a and b.
+var measures = map[string]string{"ratio": "ab", "ns": "a", "minus": "ab", "c_fill": ""}
+
+// profiles are the "Misses explained" sections a target's profile names.
+var profiles = map[string]string{"fill": h("WhyFill"), "rust": h("WhyRust"), "read": h("WhyRead"), "v2": h("WhyV2"), "word": h("WhyWord")}
 
 var targetGroups = mustParse("targets.toml", targetsTOML, parseTargets)
 
@@ -56,10 +60,8 @@ var (
 // targetByID is the target with that id.
 func targetByID(id string) target {
 	for _, g := range targetGroups {
-		for _, t := range g.Targets {
-			if t.ID == id {
-				return t
-			}
+		if i := slices.IndexFunc(g.Targets, func(t target) bool { return t.ID == id }); i >= 0 {
+			return g.Targets[i]
 		}
 	}
 	return target{}
@@ -89,10 +91,9 @@ func parseTargets(text string) ([]targetGroup, error) {
 			if !ok {
 				return nil, fmt.Errorf("%q: unknown measure %q", t.What, t.Measure)
 			}
-			have := map[byte]bool{'g': t.Group != "", 'a': t.A != "", 'b': t.B != "", 's': len(t.Sizes) > 0}
-			for i := range len(need) {
-				if !have[need[i]] {
-					return nil, fmt.Errorf("%q: measure %s needs %s", t.What, t.Measure, map[byte]string{'g': "group", 'a': "a", 'b': "b", 's': "sizes"}[need[i]])
+			for _, ref := range []string{t.A, t.B}[:len(need)] {
+				if err := checkRef(ref); err != nil {
+					return nil, fmt.Errorf("%q: %v", t.What, err)
 				}
 			}
 			for _, b := range []string{t.Target, t.TargetVAES} {
@@ -100,8 +101,11 @@ func parseTargets(text string) ([]targetGroup, error) {
 					return nil, fmt.Errorf("%q: %v", t.What, err)
 				}
 			}
-			if t.What == "" || t.Target == "" {
-				return nil, fmt.Errorf("a target without what or target (%q)", t.What)
+			if _, ok := profiles[t.Profile]; t.What == "" || t.Target == "" || (t.Profile != "" && !ok) {
+				return nil, fmt.Errorf("a target without what or target, or with an unknown profile (%q)", t.What)
+			}
+			if _, err := template.New("").Funcs(labelFuncs(nil)).Parse(t.Note); err != nil {
+				return nil, fmt.Errorf("%q: note: %v", t.What, err)
 			}
 			ids[t.ID] = true
 		}
@@ -130,94 +134,143 @@ func bound(s string) (v float64, atMost bool, err error) {
 // meets is the test of a bound.
 func meets(s string) func(float64) bool {
 	v, atMost, _ := bound(s)
-	if atMost {
-		return le(v)
-	}
-	return ge(v)
+	return func(x float64) bool { return x == v || (x < v) == atMost }
+}
+
+// bar is one speed target's row, checked against this run's medians.
+type bar struct{ What, Measured, Target, Met string }
+
+// linkProfile points a missed target at the section of "Misses explained"
+// headed h.
+func (b *bar) linkProfile(h string) { b.Met += " ([profile](" + anchor(h) + "))" }
+
+// barGroup is one table of the targets, as this run meets them.
+type barGroup struct {
+	Title string
+	Bars  []bar
 }
 
 func (r *report) bars() {
-	res := r.res
-	vaes := strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes ")
-	r.text("bars", "VAES", vaes)
+	vaes := strings.Contains(" "+r.res.run["cpu_flags"]+" ", " vaes ")
+	var groups []barGroup
 	for _, g := range targetGroups {
-		r.barTable(g.Title, r.groupBars(g, vaes))
+		groups = append(groups, barGroup{g.Title, r.groupBars(g, vaes)})
 	}
+	r.text("bars", "VAES", vaes, "Groups", groups)
 }
 
-// groupBars is one group's rows in this run.
+// groupBars is one group's rows in this run: a row per target, or per
+// size of a target with sizes.
 func (r *report) groupBars(g targetGroup, vaes bool) []bar {
 	var bars []bar
 	for _, t := range g.Targets {
 		if vaes && t.TargetVAES != "" {
 			t.Target = t.TargetVAES
 		}
-		bars = append(bars, r.measure(t, vaes)...)
+		switch {
+		case t.VAESOnly && !vaes:
+		case t.Measure == "c_fill":
+			bars = append(bars, r.fillBars(t)...)
+		case len(t.Sizes) == 0:
+			bars = append(bars, r.targetBar(t, ""))
+		default:
+			for _, sz := range t.Sizes {
+				bars = append(bars, r.targetBar(t, sz))
+			}
+		}
 	}
 	return bars
 }
 
-// measure is a target's rows in this run.
-func (r *report) measure(t target, vaes bool) []bar {
-	res := r.res
-	cr, c, goR := res.crit, res.c, res.goRandp
-	ok := meets(t.Target)
-	peerWhy := res.peers[t.Peer]
-	var b bar
+// targetBar is a target's row in this run, at one of its sizes when it
+// has sizes ("{size}" in its texts and benchmarks takes it).
+func (r *report) targetBar(t target, size string) bar {
+	what, a, b := t.What, strings.ReplaceAll(t.A, "{size}", size), strings.ReplaceAll(t.B, "{size}", size)
+	if size != "" {
+		what = strings.ReplaceAll(what, "{size}", fmtBytes(parseSize(size)))
+	}
+	sa, sb, ok := r.stat(a), r.stat(b), meets(t.Target)
+	var row bar
 	switch t.Measure {
-	case "go":
-		if len(t.Sizes) > 0 {
-			return r.goSizes(t)
+	case "ns":
+		row = bar{what, "not measured", t.Target, "—"}
+		if sa.ok() {
+			row = bar{what, spread(sa), t.Target, yesNo(ok(sa.Center))}
 		}
-		b = goBar(t.What, goR, t.A, t.B, t.Target, ok)
-	case "purego":
-		set, why := res.purego()
-		if set == nil {
-			return []bar{{t.What, notMeasured(why), t.Target, "—"}}
+	case "minus":
+		row = bar{what, "not measured", t.Target, "—"}
+		if d := sa.Center - sb.Center; sa.ok() && sb.ok() {
+			row = bar{what, fmt.Sprintf("%+.1f ns (%s − %s)", d, ns(sa.Center), ns(sb.Center)), t.Target, yesNo(ok(d))}
 		}
-		b = goBar(t.What, set, t.A, t.B, t.Target, ok)
-	case "go_paired":
-		b = pairedBar(t.What, goR.pairs(t.A, t.B), goR.get(t.A), goR.get(t.B), t.Target, ok)
-	case "go_minus":
-		a, z := goR.get(t.A), goR.get(t.B)
-		if !a.ok() || !z.ok() {
-			return []bar{{t.What, "not measured", t.Target, "—"}}
+	default:
+		v, sep, faster, of := r.ratio(a, b)
+		of0 := "medians"
+		if of > 0 {
+			of0 = "median of the processes' ratios"
 		}
-		d := a.Center - z.Center
-		return []bar{{t.What, fmt.Sprintf("%+.1f ns (%s − %s)", d, ns(a.Center), ns(z.Center)), t.Target, yesNo(ok(d))}}
-	case "rust_word":
-		b = r.wordBar(t.What, t.Group, t.A, t.B, t.Target, ok)
-	case "rust_paired":
-		b = pairedBar(t.What, cr.pairs(t.Group, t.A, t.B), cr.get(t.Group, t.A).Time, cr.get(t.Group, t.B).Time, t.Target, ok)
-	case "openssl":
-		b = ratioBar(t.What, res.ceil.OpenSSL(), cr.get(t.Group, t.A).Time, t.Target, ok)
-	case "c_ns":
-		b = r.nsBar(t.What, t.A, keyOf(t.A), t.Target, ok)
-	case "c_paired":
-		b = pairedBar(t.What, c.pairs(t.A, t.B), c.get(t.A), c.get(t.B), t.Target, ok)
-	case "c_fill":
-		return r.fillBars(t, ok)
-	case "aesni_fill":
-		if !vaes {
-			return nil
+		row = ratioVerdict(what, v, sep, of0, t.Target, ok)
+		if of > 0 && t.Wins {
+			row.Measured += fmt.Sprintf("; randp faster in %d of %d processes", faster, of)
 		}
-		return r.aesniBars(t, ok)
+		if t.Note != "" && v != 0 {
+			row.Met += " (" + r.label(t.Note, map[string]any{"H": headings}) + ")"
+		}
 	}
-	if peerWhy != "" {
-		b.measured = notMeasured(peerWhy)
+	if why := or(r.res.peers[t.Peer], r.why(a)); why != "" && (r.res.peers[t.Peer] != "" || row.Met == "—") {
+		row.Measured = notMeasured(why)
 	}
-	if b.met == "**no**" && r.missExplained(t) {
-		b.linkProfile(profiles[t.Profile])
+	if row.Met == "**no**" && r.missExplained(t, size) {
+		row.linkProfile(profiles[t.Profile])
 	}
-	return []bar{b}
+	return row
 }
 
-// profiles are the "Misses explained" sections a target's profile names.
-var profiles = map[string]string{"fill": h("WhyFill"), "rust": h("WhyRust"), "read": h("WhyRead"), "v2": h("WhyV2"), "word": h("WhyWord")}
+// ratio is the time ratio of benchmarks a and b (source:name) and whether
+// it is significant. When both ran in the same processes (one program's
+// benchmarks, paired by pass), it is the median of each process's ratio,
+// significant when that median's interval excludes 1, so that a process's
+// memory layout and clock are the same for both sides; faster and of then
+// count the processes in which a took less time. With fewer than two pairs
+// it is the ratio of the two medians, significant when their intervals do
+// not overlap, and of is 0.
+func (r *report) ratio(a, b string) (v float64, sep bool, faster, of int) {
+	pairs := r.pairs(a, b)
+	if len(pairs) < 2 {
+		v, sep = ratioOf(r.stat(a), r.stat(b))
+		return v, sep, 0, 0
+	}
+	for _, p := range pairs {
+		if p[0] < p[1] {
+			faster++
+		}
+	}
+	v, sep = pairedRatio(pairs)
+	return v, sep, faster, len(pairs)
+}
+
+// ratioVerdict is a bar for ratio v, significant or not (then the cell
+// names what v is the ratio of: `of`); 0 is not measured.
+func ratioVerdict(what string, v float64, sep bool, of, target string, ok func(float64) bool) bar {
+	if v == 0 {
+		return bar{what, "not measured", target, "—"}
+	}
+	m := sig(v) + "×"
+	if !sep {
+		m = fmt.Sprintf("%s (%s %s×)", noDifference, of, sig(v))
+	}
+	return bar{what, m, target, yesNo(ok(v))}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
 
 // missExplained reports whether "Misses explained" profiles the target's
-// miss in this run.
-func (r *report) missExplained(t target) bool {
+// miss in this run (at size, for a target with sizes).
+func (r *report) missExplained(t target, size string) bool {
 	switch t.Profile {
 	case "rust":
 		_, u32, lt := r.rustWordMiss()
@@ -227,39 +280,50 @@ func (r *report) missExplained(t target) bool {
 	case "word":
 		_, missed := r.wordMiss()
 		return missed
+	case "read":
+		return slices.Contains(r.goReadMissed(), size)
 	}
 	return false
 }
 
-// goSizes is a Go target at each of its sizes.
-func (r *report) goSizes(t target) []bar {
-	missed := map[string]bool{}
-	for _, sz := range r.goReadMissed() {
-		missed[sz] = true
+// fillRatio is randp's throughput against planet36/randp for C fills of
+// `n` bytes (planet36/randp's time over randp's) and whether it is
+// significant. From rows in turns it is paired: the median of each
+// process's ratio, significant when that median's interval excludes 1
+// (both sides of a process met the same moments, so the pairs carry the
+// comparison); from rows measured one after the other, the ratio of the
+// two medians, significant when their intervals do not overlap.
+func (r *report) fillRatio(n float64) (v float64, sep, paired bool) {
+	c := r.res.c
+	table := c.fillTable(n)
+	if !strings.HasPrefix(table, turnsPrefix) {
+		v, sep = ratioOf(c.get(table+"planet36"), c.get(table+"randp"))
+		return v, sep, false
 	}
-	var bars []bar
-	for _, sz := range t.Sizes {
-		at := func(s string) string { return strings.ReplaceAll(s, "{size}", sz) }
-		b := goBar(strings.ReplaceAll(t.What, "{size}", fmtBytes(parseSize(sz))), r.res.goRandp, at(t.A), at(t.B), t.Target, meets(t.Target))
-		if t.Profile == "read" && missed[sz] && b.met == "**no**" {
-			b.linkProfile(h("WhyRead"))
+	v, sep = pairedRatio(c.pairs(table+"planet36", table+"randp"))
+	return v, sep, true
+}
+
+// pairedRatio is the median over the processes of each one's ratio
+// p[0]/p[1], significant when that median's interval excludes 1.
+func pairedRatio(pairs [][2]float64) (float64, bool) {
+	var ratios []float64
+	for _, p := range pairs {
+		if p[1] > 0 {
+			ratios = append(ratios, p[0]/p[1])
 		}
-		bars = append(bars, b)
 	}
-	return bars
+	s := summarize(ratios)
+	return s.Center, s.ok() && (s.Lo > 1 || s.Hi < 1)
 }
 
 // fillBars is the C fill target at every size from 16 B to 1 MiB.
-func (r *report) fillBars(t target, ok func(float64) bool) []bar {
+func (r *report) fillBars(t target) []bar {
 	c := r.res.c
 	p36 := r.res.peers[t.Peer]
 	floors, _, _ := r.fillFloors()
-	explained := map[float64]bool{}
-	for _, f := range floors {
-		explained[f.Size] = true
-	}
 	var bars []bar
-	for n := 16.0; n <= 1<<20; n *= 2 {
+	for _, n := range sweepSizes() {
 		name := c.fillTable(n)
 		calls := " calls"
 		if strings.HasPrefix(name, turnsPrefix) {
@@ -270,39 +334,15 @@ func (r *report) fillBars(t target, ok func(float64) bool) []bar {
 		if paired {
 			of = "median of the processes' ratios"
 		}
-		b := ratioVerdict(strings.ReplaceAll(t.What, "{size}", fmtBytes(n)+calls), v, sep, of, t.Target, ok)
-		if fast, of := r.perProcess(name+"randp", name+"planet36"); of > 0 {
-			b.measured += fmt.Sprintf("; randp faster in %d of %d processes", fast, of)
+		b := ratioVerdict(strings.ReplaceAll(t.What, "{size}", fmtBytes(n)+calls), v, sep, of, t.Target, meets(t.Target))
+		if p := r.processes(name); p != "" {
+			b.Measured += "; randp faster in " + p + " processes"
 		}
 		if p36 != "" {
-			b.measured = notMeasured(p36)
-		} else if explained[n] {
+			b.Measured = notMeasured(p36)
+		} else if slices.ContainsFunc(floors, func(f fillFloor) bool { return f.Size == n }) {
 			b.linkProfile(h("WhyFill"))
 		}
-		bars = append(bars, b)
-	}
-	return bars
-}
-
-// aesniBars are the fill rows for AES-NI-only CPUs, measured on a VAES CPU
-// with randp on its `aesni` backend (benches/backends.rs): the code an
-// AES-NI-only CPU runs, on this CPU's AES units.
-func (r *report) aesniBars(t target, ok func(float64) bool) []bar {
-	var bars []bar
-	for _, sz := range t.Sizes {
-		n := parseSize(sz)
-		what := strings.ReplaceAll(t.What, "{size}", fmtBytes(n))
-		s := r.res.crit.get("backend_fill_"+sz, "aesni").Time
-		if p36 := r.res.peers[t.Peer]; p36 != "" {
-			bars = append(bars, bar{what, notMeasured(p36), t.Target, "—"})
-			continue
-		}
-		if !s.ok() {
-			bars = append(bars, bar{what, "not measured", t.Target, "—"})
-			continue
-		}
-		b := ratioBar(what, r.res.c.get("fill_"+sz+"/planet36"), s, t.Target, ok)
-		b.met += " (this CPU's AES units, not an AES-NI-only CPU's: [backends](" + anchor(h("Backends")) + "))"
 		bars = append(bars, b)
 	}
 	return bars

@@ -17,9 +17,9 @@ func TestTargetsSchema(t *testing.T) {
 		t.Errorf("%d groups, bounds %v %v %v %v", len(groups), rustU32Target, rustLtTarget, wordTarget, goReadTargets)
 	}
 	for name, bad := range map[string]string{
-		"unknown key":     strings.Replace(targetsTOML, `measure = "go_minus"`, "measure = \"go_minus\"\n  color = 1", 1),
-		"unknown measure": strings.Replace(targetsTOML, `measure = "go_minus"`, `measure = "go_plus"`, 1),
-		"no benchmark":    strings.Replace(targetsTOML, `a = "RandpRand"`, ``, 1),
+		"unknown key":     strings.Replace(targetsTOML, `measure = "minus"`, "measure = \"minus\"\n  color = 1", 1),
+		"unknown measure": strings.Replace(targetsTOML, `measure = "minus"`, `measure = "plus"`, 1),
+		"no benchmark":    strings.Replace(targetsTOML, `a = "go:RandpRand"`, ``, 1),
 		"bad bound":       strings.Replace(targetsTOML, `target = "≤ 6 ns"`, `target = "under 6 ns"`, 1),
 		"missing id":      strings.Replace(targetsTOML, `id = "dlopen_u64"`, ``, 1),
 	} {

@@ -24,7 +24,7 @@ type rustWords struct {
 }
 
 // rustWordMiss returns the Rust word rows when the run misses the u32 or
-// the lt_u32 target (by wordRatio, as their rows judge them) and has
+// the lt_u32 target (by ratio, as their rows judge them) and has
 // copyzero_u32.
 func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	cr := r.res.crit
@@ -33,8 +33,8 @@ func (r *report) rustWordMiss() (w rustWords, u32Missed, ltMissed bool) {
 	if !w.Handout.ok() {
 		return w, false, false
 	}
-	v, _, _, _ := r.wordRatio("u32", "randp_u32", "rand_ThreadRng")
-	lt, _, _, _ := r.wordRatio("lt_u32", "randp_lt_u32", "rand_random_range")
+	v, _, _, _ := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng")
+	lt, _, _, _ := r.ratio("rust:lt_u32/randp_lt_u32", "rust:lt_u32/rand_random_range")
 	return w, v > rustU32Target, lt > rustLtTarget
 }
 
@@ -225,9 +225,9 @@ func (r *report) missesExplained() {
 }
 
 // v2Missed reports whether the rand/v2 Source is slower than PCG, judged as
-// its row is (goRatio).
+// its row is (ratio).
 func (r *report) v2Missed() bool {
-	v, _, _, _ := goRatio(r.res.goRandp, "V2Uint64/src=RandpSource", "V2Uint64/src=PCG")
+	v, _, _, _ := r.ratio("go:V2Uint64/src=RandpSource", "go:V2Uint64/src=PCG")
 	return v > 1
 }
 
@@ -301,7 +301,7 @@ func frameKind(frame string) string {
 }
 
 // goReadMissed returns the Go Read sizes whose target this run misses (randp
-// slower than the reader, as goBar judges it), when the run has the
+// slower than the reader, as its row judges it), when the run has the
 // ReadGuard rows that explain them.
 func (r *report) goReadMissed() []string {
 	g := r.res.goRandp
@@ -310,7 +310,7 @@ func (r *report) goReadMissed() []string {
 	}
 	var missed []string
 	for _, sz := range goReadTargets {
-		if v, _, _, _ := goRatio(g, "RandpRead/"+sz, "AESCTRRead/"+sz); v > 1 {
+		if v, _, _, _ := r.ratio("go:RandpRead/"+sz, "go:AESCTRRead/"+sz); v > 1 {
 			missed = append(missed, sz)
 		}
 	}
