@@ -16,7 +16,6 @@ type cContestant struct {
 	Label string            `toml:"label"`
 	Short string            `toml:"short"`
 	Head  string            `toml:"head"`
-	U32   string            `toml:"u32"`
 	Ref   map[string]string `toml:"ref"`
 }
 
@@ -88,7 +87,7 @@ func parseContestants(text string) (*contestantData, error) {
 	if err := decodeTOML(text, &c); err != nil {
 		return nil, err
 	}
-	for _, rows := range []string{"fill_by_size", "fill_4gib", "u32", "u32_chart", "u64", "lt_u32"} {
+	for _, rows := range []string{"fill_by_size", "fill_4gib", "u32", "u64", "lt_u32"} {
 		if len(c.Rows[rows]) == 0 {
 			return nil, fmt.Errorf("no c_rows.%s", rows)
 		}
@@ -104,7 +103,7 @@ func parseContestants(text string) (*contestantData, error) {
 		}
 	}
 	for k, ct := range c.C {
-		for _, s := range []string{ct.Label, ct.U32, ct.Head} {
+		for _, s := range []string{ct.Label, ct.Head} {
 			if _, err := template.New(k).Funcs(labelFuncs(nil)).Parse(s); err != nil {
 				return nil, err
 			}

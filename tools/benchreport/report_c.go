@@ -70,73 +70,19 @@ func (r *report) cHead(key string) string {
 }
 
 func (r *report) cTables() {
-	c := r.res.c
-	stamp := chartStamp(r.res.run)
-
 	r.text("c_sweep", "Rows", contestants.Rows["fill_by_size"], "Sizes", cFillSizes())
-	var lines []series
-	for i, k := range contestants.Rows["fill_by_size"] {
-		s := series{legend: contestants.C[k].Short, color: palette[i%len(palette)]}
-		for _, n := range cFillSizes() {
-			s.points = append(s.points, chartPoint{x: n, s: c.get("fill_" + sizeName(n) + "/" + k)})
-		}
-		lines = append(lines, s)
-	}
 	r.cFillByOffset()
-	svg, err := lineChart("C: throughput by call size (one fill call per iteration)", stamp, "GB/s (median, log)", true, lines)
-	r.p("%s", r.chart("c-fill-by-size.svg", "C fill throughput against the call size, log-log", svg, err))
-
 	r.text("c_fill", "Runs", refs.Planet36, "Rows", contestants.Rows["fill_4gib"], "Sizes", []float64{256, 1 << 20})
 	r.text("c_u32")
 	r.cWordTable("u32")
 	r.text("c_u32_after")
-	var bars []series
-	for i, k := range contestants.Rows["u32_chart"] {
-		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: r.label(contestants.C[k].U32, nil), s: c.get("u32/" + k)}}})
-	}
-	svg, err = barChart("C: one uniform uint32_t per call", stamp, "time per call (median, log scale; bars: 95% intervals)", bars)
-	r.p("%s", r.chart("c-u32.svg", "time per uint32_t by library", svg, err))
-	r.p("### Get a uniform random uint64_t\n\n")
 	r.cWordTable("u64")
-	if h := c.get("copyzero_u64/copyzero"); h.ok() {
-		var hd, e, ed string
-		if d := c.get("copyzero_u64/copyzero_dlopen"); d.ok() {
-			hd = spread(d)
-		}
-		if es, ds := c.get("empty_u64/empty"), c.get("empty_u64/empty_dlopen"); es.ok() && ds.ok() {
-			e, ed = spread(es), spread(ds)
-		}
-		r.text("c_u64_scale", "Handout", spread(h), "HandoutDlopen", hd, "Empty", e, "EmptyDlopen", ed)
-	}
-
+	r.text("c_u64_scale")
 	r.text("c_lt")
 	r.cWordTable("lt_u32")
-
-	r.rdrandTable()
-
+	r.text("c_rdrand", "Machine", refs.RdrandPatch.Machine, "PC", refs.RdrandPatch.ImprovementPC, "Times", fmt.Sprintf("%.1f", 1+refs.RdrandPatch.ImprovementPC/100))
 	r.text("c_threads")
 	r.text("c_mutex")
-}
-
-// rdrandTable reproduces the kernel RDRAND patch's point on this CPU: what one RDRAND
-// costs against a getrandom extraction and against randp.
-func (r *report) rdrandTable() {
-	c := r.res.c
-	r.text("c_rdrand", "Machine", refs.RdrandPatch.Machine, "PC", refs.RdrandPatch.ImprovementPC, "Times", fmt.Sprintf("%.1f", 1+refs.RdrandPatch.ImprovementPC/100))
-	rd64, rd32 := c.get("rdrand64/rdrand64"), c.get("u32/rdrand32")
-	sys64, vdso64, randp64 := c.get("fill_64B/getrandom_syscall"), c.get("fill_64B/getrandom_vdso"), c.get("fill_64B/randp")
-	ru32 := c.get("u32/randp")
-	var bars []series
-	for i, b := range []struct {
-		label string
-		s     stat
-	}{{"RDRAND, 64 bits", rd64}, {"RDRAND, 32 bits", rd32}, {"getrandom syscall, 64 B", sys64}, {"getrandom vDSO, 64 B", vdso64},
-		{"randp_bytes, 64 B", randp64}, {"randp_u32", ru32}} {
-		bars = append(bars, series{color: palette[i%len(palette)], points: []chartPoint{{label: b.label, s: b.s}}})
-	}
-	svg, err := barChart("RDRAND against a getrandom extraction and randp (the kernel patch's point)", chartStamp(r.res.run), "time per call (median, log scale; bars: 95% intervals)", bars)
-	r.p("%s", r.chart("rdrand.svg", "time per call: RDRAND, getrandom, randp", svg, err))
-	r.p("randp uses no RDRAND and no RDSEED on any path.\n\n")
 }
 
 // threadRow is one row of a table of one thread against two: the time of

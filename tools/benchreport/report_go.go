@@ -35,15 +35,8 @@ func (r *report) goTables() {
 	goR := res.goRandp
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	procs := strings.TrimPrefix(goR.procsOr(), "-")
-	stamp := chartStamp(res.run)
 
 	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine, "Go", contestants.Go, "Unp", refs.Unpredictable)
-	var bars []series
-	for _, row := range contestants.Go.Sources {
-		bars = append(bars, series{color: palette[len(bars)%len(palette)], points: []chartPoint{{label: row.Name, s: r.goStat(row, row.Name)}}})
-	}
-	svg, err := barChart("Go: rand.New(SOURCE).Int63() with math/rand (as in \"How slow are decent random numbers?\")", stamp, "ns per value (median, log scale; bars: 95% intervals)", bars)
-	r.p("%s", r.chart("go-sources.svg", "ns per Int63 by source", svg, err))
 	r.text("go_read_2mib", "Go", contestants.Go, "Unp", refs.Unpredictable)
 
 	r.text("go_v2", "Go", contestants.Go)
@@ -63,17 +56,6 @@ func (r *report) goReadTables() {
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	goVer := strings.TrimPrefix(res.run["go"], "go")
 	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."), "Go", contestants.Go)
-	var lines []series
-	for i, c := range contestants.Go.ReadSizes {
-		s := series{legend: strings.NewReplacer("*", "", "`", "", " (system call)", " (syscall)").Replace(c.Label), color: palette[i%len(palette)]}
-		for _, sz := range contestants.Go.DcrdSizes {
-			s.points = append(s.points, chartPoint{x: parseSize(sz), s: r.goStat(c, c.Name+"/"+sz)})
-		}
-		lines = append(lines, s)
-	}
-	svg, err := lineChart("Go: time per Read call at the sizes of dcrd's benchstat table", chartStamp(res.run), "ns per Read call (median, log)", false, lines)
-	r.p("%s", r.chart("go-read-dcrd-sizes.svg", "ns per Read call against the read size, log-log", svg, err))
-
 	r.text("go_seed000", "GoVer", goVer)
 	t := &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
 	var geoOld, geoNew []float64
@@ -140,17 +122,7 @@ func geomean(v []float64) float64 {
 // results (the cgo build or the pure-Go one).
 func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
 	impls := contestants.Go.Sweep
-	r.text("go_sweep", "Heading", heading, "Set", set, "Impls", impls, "RandpLabel", randpLabel, "Sizes", sweepSizes())
-	var lines []series
-	for i, im := range impls {
-		s := series{legend: or(im.Label, randpLabel), color: palette[i%len(palette)]}
-		for _, n := range sweepSizes() {
-			s.points = append(s.points, chartPoint{x: n, s: sweepStat(set, im.Name, n)})
-		}
-		lines = append(lines, s)
-	}
-	svg, err := lineChart("Go: Read throughput by call size ("+randpLabel+")", chartStamp(r.res.run), "GB/s (median, log)", true, lines)
-	r.p("%s", r.chart(chartFile, "Go Read throughput against the call size, log-log", svg, err))
+	r.text("go_sweep", "Heading", heading, "Set", set, "Impls", impls, "RandpLabel", randpLabel, "Sizes", sweepSizes(), "Chart", chartFile)
 }
 
 // sweepStat is the Read of n bytes of the implementation impl in a Go

@@ -227,14 +227,3 @@ func tick(e float64) string {
 	}
 	return fmt.Sprintf("%.0f %s", math.Pow(10, e-float64(3*i)), units[i])
 }
-
-// chart adds a chart to the report and returns the Markdown that shows it,
-// or a line saying why it could not be drawn.
-func (r *report) chart(file, alt string, svg string, err error) string {
-	if err != nil {
-		r.chartErrs = append(r.chartErrs, err.Error())
-		return fmt.Sprintf("(chart not drawn: %v)\n\n", err)
-	}
-	r.charts[file] = svg
-	return fmt.Sprintf("![%s](%s/%s)\n\n", alt, r.chartDir, file)
-}

@@ -36,13 +36,14 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 // hasFlags (whether the CPU has a backend's flags), cThreads and
 // rustThreads (a row of one thread against two), goStat and goMem (a Go
 // row's benchmark, from the test binary that ran it), cHead and cLabel (a
-// C contestant's column head and row label), processes (randp's wins of a
+// C contestant's column head and row label), chart (a chart of
+// data/charts.toml, drawn from the run), processes (randp's wins of a
 // C table's processes against planet36/randp) and peerWhy (why a peer is
 // missing, or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
 		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem,
-		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes,
+		"cHead": r.cHead, "chart": r.chart, "cLabel": r.cLabel, "processes": r.processes,
 		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 

@@ -1,0 +1,81 @@
+package main
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+// The charts' contents (data/charts.toml): what each chart plots, drawn by
+// svg.go and placed by the templates ({{chart "<file>"}}).
+
+//go:embed data/charts.toml
+var chartsTOML string
+
+// chartSpec is one chart of data/charts.toml; the file's header says what
+// each field means.
+type chartSpec struct {
+	Alt    string      `toml:"alt"`
+	Title  string      `toml:"title"`
+	Axis   string      `toml:"axis"`
+	Rate   bool        `toml:"rate"`
+	Sizes  []string    `toml:"sizes"`
+	Series [][2]string `toml:"series"`
+}
+
+var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[string]chartSpec, error) {
+	var f map[string]chartSpec
+	if err := decodeTOML(text, &f); err != nil {
+		return nil, err
+	}
+	for file, c := range f {
+		if c.Alt == "" || c.Title == "" || c.Axis == "" || len(c.Series) == 0 || (c.Rate && len(c.Sizes) == 0) {
+			return nil, fmt.Errorf("chart %s: no alt, title, axis or series, or a rate without sizes", file)
+		}
+		for _, s := range c.Series {
+			if _, err := template.New("").Funcs(labelFuncs(nil)).Parse(s[0]); err != nil {
+				return nil, fmt.Errorf("chart %s: %v", file, err)
+			}
+			if err := checkRef(s[1]); err != nil {
+				return nil, fmt.Errorf("chart %s: %v", file, err)
+			}
+		}
+	}
+	return f, nil
+})
+
+// chart draws the chart of data/charts.toml named file from this run,
+// keeps it for writing beside the report and returns the Markdown that
+// shows it, or a line saying why it could not be drawn.
+func (r *report) chart(file string) string {
+	spec, ok := chartSpecs[file]
+	if !ok {
+		panic("benchreport: no chart " + file + " in data/charts.toml")
+	}
+	var lines []series
+	for i, s := range spec.Series {
+		label, ser := r.label(s[0], nil), series{color: palette[i%len(palette)]}
+		if len(spec.Sizes) == 0 {
+			ser.points = []chartPoint{{label: label, s: r.stat(s[1])}}
+		}
+		for _, sz := range spec.Sizes {
+			ser.legend = label
+			ser.points = append(ser.points, chartPoint{x: parseSize(sz), s: r.stat(strings.ReplaceAll(s[1], "{size}", sz))})
+		}
+		lines = append(lines, ser)
+	}
+	draw := func() (string, error) { return barChart(spec.Title, chartStamp(r.res.run), spec.Axis, lines) }
+	if len(spec.Sizes) > 0 {
+		draw = func() (string, error) {
+			return lineChart(spec.Title, chartStamp(r.res.run), spec.Axis, spec.Rate, lines)
+		}
+	}
+	svg, err := draw()
+	if err != nil {
+		r.chartErrs = append(r.chartErrs, err.Error())
+		return fmt.Sprintf("(chart not drawn: %v)\n\n", err)
+	}
+	r.charts[file] = svg
+	return fmt.Sprintf("![%s](%s/%s)\n\n", spec.Alt, r.chartDir, file)
+}
