@@ -16,12 +16,12 @@ var chartsTOML string
 // chartSpec is one chart of data/charts.toml; the file's header says what
 // each field means.
 type chartSpec struct {
-	Alt    string      `toml:"alt"`
-	Title  string      `toml:"title"`
-	Axis   string      `toml:"axis"`
+	Alt    string      `toml:"alt,required"`
+	Title  string      `toml:"title,required"`
+	Axis   string      `toml:"axis,required"`
 	Rate   bool        `toml:"rate"`
 	Sizes  []string    `toml:"sizes"`
-	Series [][2]string `toml:"series"`
+	Series [][2]string `toml:"series,required"`
 }
 
 var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[string]chartSpec, error) {
@@ -30,8 +30,8 @@ var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[str
 		return nil, err
 	}
 	for file, c := range f {
-		if c.Alt == "" || c.Title == "" || c.Axis == "" || len(c.Series) == 0 || (c.Rate && len(c.Sizes) == 0) {
-			return nil, fmt.Errorf("chart %s: no alt, title, axis or series, or a rate without sizes", file)
+		if c.Rate && len(c.Sizes) == 0 {
+			return nil, fmt.Errorf("chart %s: a rate without sizes", file)
 		}
 		for _, s := range c.Series {
 			if _, err := template.New("").Funcs(labelFuncs(nil)).Parse(s[0]); err != nil {

@@ -13,46 +13,50 @@ import (
 var contestantsTOML string
 
 type cContestant struct {
-	Label string            `toml:"label"`
+	Label string            `toml:"label,required"`
 	Short string            `toml:"short"`
 	Head  string            `toml:"head"`
 	Ref   map[string]string `toml:"ref"`
 }
 
 type contestantData struct {
-	C      map[string]cContestant                       `toml:"c"`
-	Groups map[string]struct{ Fn, Per, Heading string } `toml:"c_groups"`
-	Rows   map[string][]string                          `toml:"c_rows"`
-	Rust   struct {
-		FillGroups []rustGroup `toml:"fill_groups"`
-		WordGroups []rustGroup `toml:"word_groups"`
-		Fill       [][2]string `toml:"fill"`
-		Words      [][2]string `toml:"words"`
+	C      map[string]cContestant `toml:"c,required"`
+	Groups map[string]struct {
+		Fn      string `toml:"fn,required"`
+		Per     string `toml:"per"`
+		Heading string `toml:"heading,required"`
+	} `toml:"c_groups,required"`
+	Rows map[string][]string `toml:"c_rows,required"`
+	Rust struct {
+		FillGroups []rustGroup `toml:"fill_groups,required"`
+		WordGroups []rustGroup `toml:"word_groups,required"`
+		Fill       [][2]string `toml:"fill,required"`
+		Words      [][2]string `toml:"words,required"`
 	} `toml:"rust"`
-	Peers    []string    `toml:"peers"`
-	Sweeps   []sweepSpec `toml:"sweep"`
+	Peers    []string    `toml:"peers,required"`
+	Sweeps   []sweepSpec `toml:"sweep,required"`
 	Backends []struct {
-		Name  string   `toml:"name"`
+		Name  string   `toml:"name,required"`
 		Flags []string `toml:"flags"`
-	} `toml:"backend"`
+	} `toml:"backend,required"`
 	Go struct {
-		Sources   []goRow  `toml:"sources"`
-		Read2MiB  []goRow  `toml:"read_2mib"`
-		V2        []goRow  `toml:"v2"`
-		ReadSizes []goRow  `toml:"read_sizes"`
-		Purego    []goRow  `toml:"purego"`
-		Funcs     []string `toml:"funcs"`
-		DcrdSizes []string `toml:"dcrd_sizes"`
-		Parallel  []goRow  `toml:"parallel"`
-		Sweep     []goRow  `toml:"sweep"`
+		Sources   []goRow  `toml:"sources,required"`
+		Read2MiB  []goRow  `toml:"read_2mib,required"`
+		V2        []goRow  `toml:"v2,required"`
+		ReadSizes []goRow  `toml:"read_sizes,required"`
+		Purego    []goRow  `toml:"purego,required"`
+		Funcs     []string `toml:"funcs,required"`
+		DcrdSizes []string `toml:"dcrd_sizes,required"`
+		Parallel  []goRow  `toml:"parallel,required"`
+		Sweep     []goRow  `toml:"sweep,required"`
 	} `toml:"go"`
 }
 
 // rustGroup is one Rust table: data/contestants.toml says what each field
 // means.
 type rustGroup struct {
-	Group string  `toml:"group"`
-	Title string  `toml:"title"`
+	Group string  `toml:"group,required"`
+	Title string  `toml:"title,required"`
 	Size  float64 `toml:"size"`
 	Base  string  `toml:"base"`
 	Label string  `toml:"label"`
@@ -61,14 +65,14 @@ type rustGroup struct {
 // goRow is a row (or column) of a Go table: data/contestants.toml says what
 // each field means.
 type goRow struct {
-	Name       string `toml:"name"`
-	Set        string `toml:"set"`
+	Name       string `toml:"name,required"`
+	Set        string `toml:"set,oneof=|peers|dcrd"`
 	Peer       string `toml:"peer"`
 	Ref        string `toml:"ref"`
 	Label      string `toml:"label"`
 	Rival      string `toml:"rival"`
 	RivalLabel string `toml:"rival_label"`
-	Verdict    string `toml:"verdict"`
+	Verdict    string `toml:"verdict,oneof=|none|plain"`
 	AES        bool   `toml:"aes"`
 }
 
@@ -81,7 +85,8 @@ func (g goRow) set(res *results) (*goSet, string) {
 var contestants = mustParse("contestants.toml", contestantsTOML, parseContestants)
 
 // parseContestants decodes the contestants and checks them against the
-// schema: every row order names described contestants, every label parses.
+// schema: the tags', every row order names described contestants, every
+// label parses, a Rust group has a size or a base and a label.
 func parseContestants(text string) (*contestantData, error) {
 	var c contestantData
 	if err := decodeTOML(text, &c); err != nil {
@@ -98,8 +103,8 @@ func parseContestants(text string) (*contestantData, error) {
 		}
 	}
 	for name, g := range c.Groups {
-		if g.Fn == "" || headings[g.Heading] == "" {
-			return nil, fmt.Errorf("c_groups.%s: no fn or an unknown heading %q", name, g.Heading)
+		if headings[g.Heading] == "" {
+			return nil, fmt.Errorf("c_groups.%s: unknown heading %q", name, g.Heading)
 		}
 	}
 	for k, ct := range c.C {
@@ -109,32 +114,9 @@ func parseContestants(text string) (*contestantData, error) {
 			}
 		}
 	}
-	if len(c.Rust.Fill) == 0 || len(c.Rust.Words) == 0 || len(c.Rust.FillGroups) == 0 || len(c.Rust.WordGroups) == 0 {
-		return nil, fmt.Errorf("no rust.fill, rust.words, rust.fill_groups or rust.word_groups")
-	}
 	for _, g := range append(c.Rust.FillGroups, c.Rust.WordGroups...) {
-		if g.Group == "" || g.Title == "" || (g.Size == 0) == (g.Base == "" || g.Label == "") {
-			return nil, fmt.Errorf("rust group %q: a group, a title, and a size or a base and a label", g.Group)
-		}
-	}
-	for _, s := range c.Sweeps {
-		if s.Name == "" || s.Title == "" || s.Param == "" || s.Unit == "" || s.Bytes <= 0 {
-			return nil, fmt.Errorf("sweep %q: a name, a title, a param, a unit and bytes", s.Name)
-		}
-	}
-	if len(c.Sweeps) == 0 || len(c.Peers) == 0 || len(c.Backends) == 0 || len(c.Go.Funcs) == 0 || len(c.Go.DcrdSizes) == 0 {
-		return nil, fmt.Errorf("no peers, backend, go.funcs or go.dcrd_sizes")
-	}
-	g := c.Go
-	for name, rows := range map[string][]goRow{"sources": g.Sources, "read_2mib": g.Read2MiB, "v2": g.V2, "read_sizes": g.ReadSizes, "purego": g.Purego, "parallel": g.Parallel, "sweep": g.Sweep} {
-		if len(rows) == 0 {
-			return nil, fmt.Errorf("no go.%s rows", name)
-		}
-		for _, row := range rows {
-			if row.Name == "" || (row.Set != "" && row.Set != "peers" && row.Set != "dcrd") ||
-				(row.Verdict != "" && row.Verdict != "none" && row.Verdict != "plain") {
-				return nil, fmt.Errorf("go.%s: a row without a name or with an unknown set %q or verdict %q", name, row.Set, row.Verdict)
-			}
+		if (g.Size == 0) == (g.Base == "" || g.Label == "") {
+			return nil, fmt.Errorf("rust group %q: a size, or a base and a label", g.Group)
 		}
 	}
 	return &c, nil

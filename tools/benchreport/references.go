@@ -3,6 +3,8 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -19,10 +21,10 @@ var referencesTOML string
 // seed002Run is one dated run of planet36/randp's benchmark README. Keys
 // are the README's function names.
 type seed002Run struct {
-	Date   string             `toml:"date"`
-	System string             `toml:"system"`
-	FillMs map[string]float64 `toml:"fill_ms"` // fill 4 GiB, ms
-	U32Ns  map[string]float64 `toml:"u32_ns"`  // ns per call
+	Date   string             `toml:"date,required"`
+	System string             `toml:"system,required"`
+	FillMs map[string]float64 `toml:"fill_ms,required"` // fill 4 GiB, ms
+	U32Ns  map[string]float64 `toml:"u32_ns,required"`  // ns per call
 	// Bounded u32: ns per call (2026) or millions of calls per second (the others).
 	LtNs  map[string]float64 `toml:"lt_ns"`
 	LtMps map[string]float64 `toml:"lt_mps"`
@@ -49,9 +51,9 @@ func (s seed002Run) cell(group, key string) string {
 
 // seed003Row is one line of "How slow are decent random numbers?".
 type seed003Row struct {
-	Name   string  `toml:"name"`
-	Iters  int     `toml:"iters"`
-	NsOp   float64 `toml:"ns_op"`
+	Name   string  `toml:"name,required"`
+	Iters  int     `toml:"iters,required"`
+	NsOp   float64 `toml:"ns_op,required"`
 	MBs    float64 `toml:"mb_s"` // Read rows only
 	BOp    int     `toml:"b_op"`
 	Allocs int     `toml:"allocs"`
@@ -59,68 +61,50 @@ type seed003Row struct {
 
 // seed000Row is one line of decred dcrd's benchstat table, as printed.
 type seed000Row struct {
-	Name   string  `toml:"name"`
-	Old    float64 `toml:"old"` // ns
-	OldPM  string  `toml:"old_pm"`
-	New    float64 `toml:"new"`
-	NewPM  string  `toml:"new_pm"`
-	VsBase string  `toml:"vs_base"`
+	Name   string  `toml:"name,required"`
+	Old    float64 `toml:"old,required"` // ns
+	OldPM  string  `toml:"old_pm,required"`
+	New    float64 `toml:"new,required"`
+	NewPM  string  `toml:"new_pm,required"`
+	VsBase string  `toml:"vs_base,required"`
 }
 
 // references is data/references.toml.
 type references struct {
-	Planet36      []seed002Run `toml:"planet36"`
+	Planet36      []seed002Run `toml:"planet36,required"`
 	Unpredictable struct {
-		Machine string         `toml:"machine"`
-		Runs    [][]seed003Row `toml:"runs"`
-		Read    []seed003Row   `toml:"read"`
+		Machine string         `toml:"machine,required"`
+		Runs    [][]seed003Row `toml:"runs,required"`
+		Read    []seed003Row   `toml:"read,required"`
 	} `toml:"unpredictable"`
 	Dcrd struct {
-		Machine string       `toml:"machine"`
-		Geomean string       `toml:"geomean"`
-		Rows    []seed000Row `toml:"rows"`
+		Machine string       `toml:"machine,required"`
+		Geomean string       `toml:"geomean,required"`
+		Rows    []seed000Row `toml:"rows,required"`
 	} `toml:"dcrd"`
 	RdrandPatch struct {
-		Machine       string  `toml:"machine"`
-		ImprovementPC float64 `toml:"improvement_pc"`
+		Machine       string  `toml:"machine,required"`
+		ImprovementPC float64 `toml:"improvement_pc,required"`
 	} `toml:"rdrand_patch"`
 }
 
-var refs = mustParse("references.toml", referencesTOML, func(text string) (r references, err error) {
-	return r, parseReferences(text, &r)
-})
+var refs = mustParse("references.toml", referencesTOML, parseReferences)
 
-// parseReferences decodes the references into ref and checks them against
-// the schema: no key the types do not name, every document and field there.
-func parseReferences(text string, ref *references) error {
-	if err := decodeTOML(text, ref); err != nil {
-		return err
+// parseReferences decodes the references and checks them against the
+// schema: the tags', and a bounded row's lt_ns or lt_mps.
+func parseReferences(text string) (r references, err error) {
+	if err := decodeTOML(text, &r); err != nil {
+		return r, err
 	}
-	var missing []string
-	need := func(ok bool, what string) {
-		if !ok {
-			missing = append(missing, what)
+	for i, run := range r.Planet36 {
+		if len(run.LtNs)+len(run.LtMps) == 0 {
+			return r, fmt.Errorf("planet36[%d]: no lt_ns or lt_mps", i)
 		}
 	}
-	need(len(ref.Planet36) > 0, "planet36")
-	for i, r := range ref.Planet36 {
-		need(r.Date != "" && r.System != "" && len(r.FillMs) > 0 && len(r.U32Ns) > 0 && len(r.LtNs)+len(r.LtMps) > 0,
-			fmt.Sprintf("planet36[%d]: date, system, fill_ms, u32_ns and lt_ns or lt_mps", i))
+	if len(r.Unpredictable.Runs) != 2 {
+		return r, fmt.Errorf("unpredictable: %d runs, not two", len(r.Unpredictable.Runs))
 	}
-	u := ref.Unpredictable
-	need(u.Machine != "" && len(u.Runs) == 2 && len(u.Read) > 0, "unpredictable: machine, two runs, read")
-	for _, row := range append(append(append([]seed003Row(nil), u.Read...), u.Runs[0]...), u.Runs[len(u.Runs)-1]...) {
-		need(row.Name != "" && row.Iters > 0 && row.NsOp > 0, "unpredictable: a row's name, iters and ns_op")
-	}
-	need(ref.Dcrd.Machine != "" && ref.Dcrd.Geomean != "" && len(ref.Dcrd.Rows) > 0, "dcrd: machine, geomean, rows")
-	for _, row := range ref.Dcrd.Rows {
-		need(row.Name != "" && row.Old > 0 && row.New > 0 && row.OldPM != "" && row.NewPM != "" && row.VsBase != "", "dcrd: every field of "+row.Name)
-	}
-	need(ref.RdrandPatch.Machine != "" && ref.RdrandPatch.ImprovementPC > 0, "rdrand_patch: machine, improvement_pc")
-	if len(missing) > 0 {
-		return fmt.Errorf("missing %s", strings.Join(missing, "; "))
-	}
-	return nil
+	return r, nil
 }
 
 // mustParse is a data file's text parsed and checked by parse: a data file
@@ -133,7 +117,10 @@ func mustParse[T any](file, text string, parse func(string) (T, error)) T {
 	return v
 }
 
-// decodeTOML decodes a data file into v and refuses a key v does not name.
+// decodeTOML decodes a data file into v and checks it against the schema
+// v's type gives: a key v does not name is an error, and so is a field
+// tagged required (`toml:"name,required"`) that the file leaves empty or
+// one tagged oneof (`toml:"name,oneof=a|b"`) that holds another value.
 func decodeTOML(text string, v any) error {
 	md, err := toml.Decode(text, v)
 	if err != nil {
@@ -141,6 +128,45 @@ func decodeTOML(text string, v any) error {
 	}
 	if keys := md.Undecoded(); len(keys) > 0 {
 		return fmt.Errorf("unknown keys %v", keys)
+	}
+	return checkSchema(reflect.ValueOf(v), "")
+}
+
+// checkSchema checks the required and oneof fields of every struct within
+// v, a value decoded at key path at.
+func checkSchema(v reflect.Value, at string) error {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return checkSchema(v.Elem(), at)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("toml"), ",")
+			f := v.Field(i)
+			empty := f.IsZero() || ((f.Kind() == reflect.Slice || f.Kind() == reflect.Map) && f.Len() == 0)
+			if oneof, ok := strings.CutPrefix(opts, "oneof="); ok && !slices.Contains(strings.Split(oneof, "|"), fmt.Sprint(f)) {
+				return fmt.Errorf("%s%s: %q is not one of %s", at, name, fmt.Sprint(f), oneof)
+			}
+			if opts == "required" && empty {
+				return fmt.Errorf("%s%s: missing", at, name)
+			}
+			if err := checkSchema(f, at+name+"."); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := checkSchema(v.Index(i), fmt.Sprintf("%s%d.", at, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			if err := checkSchema(v.MapIndex(k), fmt.Sprintf("%s%v.", at, k)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -8,8 +8,8 @@ import (
 // TestReferencesSchema: the embedded data file loads; an unknown key, a
 // missing document and a field of the wrong type are errors.
 func TestReferencesSchema(t *testing.T) {
-	var ref references
-	if err := parseReferences(referencesTOML, &ref); err != nil {
+	ref, err := parseReferences(referencesTOML)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ref.Planet36) != 4 || len(ref.Dcrd.Rows) != 24 || ref.Dcrd.Rows[21].OldPM != "± 3%" {
@@ -24,7 +24,7 @@ func TestReferencesSchema(t *testing.T) {
 		if bad == referencesTOML {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		if err := parseReferences(bad, &references{}); err == nil {
+		if _, err := parseReferences(bad); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

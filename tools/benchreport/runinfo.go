@@ -98,10 +98,10 @@ var microarchitecturesTOML string
 
 // core is one entry of data/microarchitectures.toml.
 type core struct {
-	Vendor string   `toml:"vendor"`
+	Vendor string   `toml:"vendor,required"`
 	Family int      `toml:"family"`
-	Models [][2]int `toml:"models"`
-	Name   string   `toml:"name"`
+	Models [][2]int `toml:"models,required"`
+	Name   string   `toml:"name,required"`
 }
 
 var cores = mustParse("microarchitectures.toml", microarchitecturesTOML, func(text string) ([]core, error) {
@@ -109,11 +109,6 @@ var cores = mustParse("microarchitectures.toml", microarchitecturesTOML, func(te
 		Core []core `toml:"core"`
 	}
 	err := decodeTOML(text, &f)
-	for _, c := range f.Core {
-		if c.Vendor == "" || c.Name == "" || len(c.Models) == 0 {
-			err = fmt.Errorf("a core without vendor, name or models: %+v", c)
-		}
-	}
 	return f.Core, err
 })
 

@@ -52,11 +52,11 @@ func sweepTable(crit critSet, sweep string) (string, error) {
 // sweepSpec is one sweep of benches/sweep.rs: data/contestants.toml says
 // what each field means.
 type sweepSpec struct {
-	Name  string `toml:"name"`
-	Title string `toml:"title"`
-	Param string `toml:"param"`
-	Unit  string `toml:"unit"`
-	Bytes int    `toml:"bytes"`
+	Name  string `toml:"name,required"`
+	Title string `toml:"title,required"`
+	Param string `toml:"param,required"`
+	Unit  string `toml:"unit,required"`
+	Bytes int    `toml:"bytes,required"`
 }
 
 // kib writes n bytes as "4 KiB", "1 MiB" or "48 B".
