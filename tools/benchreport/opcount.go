@@ -11,14 +11,14 @@ import (
 // call of the Go hot paths, and the compiler's frame line of each v2
 // Source's Uint64 ("nosplit size=132 args=0x8 locals=0x0"), by function.
 type opcounts struct {
-	perCall map[string]int    // operation -> instructions per call
-	frames  map[string]string // e.g. "math/rand/v2.(*PCG).Uint64" -> its frame
-	order   []string          // the functions, as printed
+	PerCall map[string]int    // operation -> instructions per call
+	Frames  map[string]string // e.g. "math/rand/v2.(*PCG).Uint64" -> its frame
+	Order   []string          // the functions, as printed
 }
 
 // loadOpcounts reads go-opcount.txt; a missing file is an empty set.
 func loadOpcounts(path string) (opcounts, error) {
-	o := opcounts{perCall: map[string]int{}, frames: map[string]string{}}
+	o := opcounts{PerCall: map[string]int{}, Frames: map[string]string{}}
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return o, nil
@@ -34,11 +34,11 @@ func loadOpcounts(path string) (opcounts, error) {
 		switch {
 		case name == "" || name == "operation" || name == "function":
 		case strings.Contains(name, ".("):
-			o.frames[name] = rest
-			o.order = append(o.order, name)
+			o.Frames[name] = rest
+			o.Order = append(o.Order, name)
 		default:
 			if n, err := strconv.Atoi(rest); err == nil {
-				o.perCall[name] = n
+				o.PerCall[name] = n
 			}
 		}
 	}

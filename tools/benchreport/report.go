@@ -17,7 +17,8 @@ type report struct {
 	others      []cpuRun          // the runs of the other CPUs, newest first
 	charts      map[string]string // file name -> SVG
 	chartErrs   []string
-	losses      []loss // every comparison in which randp is significantly slower
+	losses      []loss  // every comparison in which randp is significantly slower
+	miss        *misses // the misses "Misses explained" profiles, once found
 	b           strings.Builder
 	tmpl        *template.Template // templates, with reportFuncs bound to this report
 }

@@ -261,19 +261,14 @@ func yesNo(b bool) string {
 // missExplained reports whether "Misses explained" profiles the target's
 // miss in this run (at size, for a target with sizes).
 func (r *report) missExplained(t target, size string) bool {
+	m := r.misses()
 	switch t.Profile {
 	case "rust":
-		_, u32, lt := r.rustWordMiss()
-		return map[string]bool{"rust_u32": u32, "rust_lt_u32": lt}[t.ID]
-	case "v2":
-		return r.v2Explained()
-	case "word":
-		_, missed := r.wordMiss()
-		return missed
+		return map[string]bool{"rust_u32": m.U32, "rust_lt_u32": m.Lt}[t.ID]
 	case "read":
-		return slices.Contains(r.goReadMissed(), size)
+		return slices.Contains(m.Read, size)
 	}
-	return false
+	return map[string]bool{"v2": m.V2, "word": m.Word}[t.Profile]
 }
 
 // fillRatio is randp's throughput against planet36/randp for C fills of
@@ -311,7 +306,6 @@ func pairedRatio(pairs [][2]float64) (float64, bool) {
 func (r *report) fillBars(t target) []bar {
 	c := r.res.c
 	p36 := r.res.peers[t.Peer]
-	floors, _, _ := r.fillFloors()
 	var bars []bar
 	for _, n := range sweepSizes() {
 		name := c.fillTable(n)
@@ -330,7 +324,7 @@ func (r *report) fillBars(t target) []bar {
 		}
 		if p36 != "" {
 			b.Measured = notMeasured(p36)
-		} else if slices.ContainsFunc(floors, func(f fillFloor) bool { return f.Size == n }) {
+		} else if slices.ContainsFunc(r.misses().Fill, func(f fillFloor) bool { return f.Size == n }) {
 			b.linkProfile(h("WhyFill"))
 		}
 		bars = append(bars, b)

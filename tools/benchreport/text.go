@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"fmt"
+	"strings"
 	"text/template"
 )
 
@@ -23,7 +24,9 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
 	"frameKind": frameKind, "printf": fmt.Sprintf,
 	// Values and verdicts.
-	"ok": stat.ok, "plus": plus, "div": func(a, b float64) float64 { return a / b },
+	"ok": stat.ok, "plus": plus, "add": func(a, b float64) float64 { return a + b },
+	"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
+	"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
 	"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
 	// Names and references.
 	"cShort": cShortOr, "peerSource": peerSource, "refCells": refCells, "findRef": findRef,
