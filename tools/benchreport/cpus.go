@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -78,62 +79,63 @@ func shortCPU(run runInfo) string {
 	return s
 }
 
-// everyCPU is the first screen's verdicts on every CPU of the results
-// folder, side by side, the newest run's first: a row that a run did not
-// have reads "—".
-func (r *report) everyCPU(groups []summaryGroup) {
-	if len(r.others) == 0 {
-		return
-	}
-	runs := []*results{r.res}
+// cpuRuns describes every run of the results folder, the newest first.
+func (r *report) cpuRuns() []map[string]string {
 	var list []map[string]string
-	others := make([][]summaryGroup, len(r.others))
-	for i, o := range append([]cpuRun{{r.resultsDir, r.res}}, r.others...) {
-		if i > 0 {
-			runs = append(runs, o.res)
-			others[i-1] = (&report{res: o.res}).summaryGroups()
-		}
+	for _, o := range append([]cpuRun{{r.resultsDir, r.res}}, r.others...) {
 		run := o.res.run
 		list = append(list, map[string]string{"CPU": shortCPU(run), "Backend": or(run["backend"], "?"),
 			"Commit": or(run["commit"], "?") + dirtyNote(run["dirty"]), "Date": or(run["date"], "date not recorded"), "Dir": o.dir})
 	}
-	r.text("every_cpu", "Root", r.resultsRoot, "Runs", list)
-	for gi, g := range groups {
-		r.p("%s\n\n", g.Title)
-		head := []string{"If you use today", "for"}
-		for _, run := range runs {
-			head = append(head, shortCPU(run.run))
-		}
-		t := &table{head: head}
-		rows := append([]summaryRow(nil), g.Rows...)
-		for _, og := range others {
-			for _, row := range og[gi].Rows {
-				if _, ok := findRow(rows, row); !ok {
-					rows = append(rows, row)
-				}
-			}
-		}
-		for _, row := range rows {
-			cells := []string{row.You, row.Work}
-			for _, rs := range append([][]summaryGroup{groups}, others...) {
-				if i, ok := findRow(rs[gi].Rows, row); ok {
-					cells = append(cells, rs[gi].Rows[i].Verdict())
-				} else {
-					cells = append(cells, "—")
-				}
-			}
-			t.row(cells...)
-		}
-		r.p("%s\n", t)
-	}
+	return list
 }
 
-// findRow is the index of the row doing the same work as row.
-func findRow(rows []summaryRow, row summaryRow) (int, bool) {
-	for i, x := range rows {
-		if x.You == row.You && x.Work == row.Work {
-			return i, true
-		}
+// everyGroup is one group of the first screen's verdicts on every CPU.
+type everyGroup struct {
+	Title string
+	Rows  []everyRow
+}
+
+// everyRow is a first-screen row's verdict on each CPU, the newest run's
+// first.
+type everyRow struct {
+	You, Work string
+	Verdicts  []string
+}
+
+// everyCPU is the first screen's verdicts on every CPU of the results
+// folder, side by side, the newest run's rows first, then the rows only
+// older runs have: a row that a run did not have reads "—". Nothing when
+// the folder holds one run.
+func (r *report) everyCPU() []everyGroup {
+	if len(r.others) == 0 {
+		return nil
 	}
-	return 0, false
+	all := [][]summaryGroup{r.summaryGroups()}
+	for _, o := range r.others {
+		all = append(all, (&report{res: o.res}).summaryGroups())
+	}
+	var out []everyGroup
+	for gi, g := range all[0] {
+		var rows []everyRow
+		for _, groups := range all {
+			for _, row := range groups[gi].Rows {
+				same := func(x summaryRow) bool { return x.You == row.You && x.Work == row.Work }
+				if slices.ContainsFunc(rows, func(e everyRow) bool { return e.You == row.You && e.Work == row.Work }) {
+					continue
+				}
+				e := everyRow{You: row.You, Work: row.Work}
+				for _, gs := range all {
+					verdict := "—"
+					if i := slices.IndexFunc(gs[gi].Rows, same); i >= 0 {
+						verdict = gs[gi].Rows[i].Verdict()
+					}
+					e.Verdicts = append(e.Verdicts, verdict)
+				}
+				rows = append(rows, e)
+			}
+		}
+		out = append(out, everyGroup{g.Title, rows})
+	}
+	return out
 }

@@ -17,9 +17,8 @@ type report struct {
 	others      []cpuRun          // the runs of the other CPUs, newest first
 	charts      map[string]string // file name -> SVG
 	chartErrs   []string
-	losses      []loss  // every comparison in which randp is significantly slower
-	miss        *misses // the misses "Misses explained" profiles, once found
-	b           strings.Builder
+	losses      []loss             // every comparison in which randp is significantly slower
+	miss        *misses            // the misses "Misses explained" profiles, once found
 	tmpl        *template.Template // templates, with reportFuncs bound to this report
 }
 
@@ -27,8 +26,6 @@ type report struct {
 type loss struct {
 	What, Verdict, Heading string
 }
-
-func (r *report) p(format string, args ...any) { fmt.Fprintf(&r.b, format, args...) }
 
 // vs compares randp with a rival (times, lower is better) as compare does,
 // and records the comparison when randp is slower, for the first screen.
@@ -86,27 +83,14 @@ func (r *report) cpuName() string {
 	return s
 }
 
+// markdown renders the report: the sections after the first screen
+// first, which collect every loss, then the first screen, which lists
+// them, above those sections.
 func (r *report) markdown() string {
-	// The tables first, which collect every loss; then the first screen,
-	// which lists them, above the tables.
-	r.bars()
-	r.missesExplained()
-	r.cTables()
-	r.rustTables()
-	r.ceilingTable()
-	r.backendsTable()
-	r.goTables()
-	r.sweeps()
-	r.method()
-	body := r.b.String()
-	r.b.Reset()
-
-	r.text("header")
-	r.summary()
-	r.lossList()
-	r.costs()
-	r.b.WriteString(body)
-	return r.b.String()
+	data := r.data()
+	data["Body"] = r.exec("body", data)
+	data["Losses"] = r.firstLosses()
+	return r.exec("report", data)
 }
 
 func dirtyNote(dirty string) string {
@@ -159,12 +143,6 @@ type summaryRow struct {
 	Heading     string
 }
 
-func (r *report) summary() {
-	groups := r.summaryGroups()
-	r.text("summary", "Groups", groups)
-	r.everyCPU(groups)
-}
-
 // summaryGroup is one language's rows of the first screen.
 type summaryGroup struct {
 	Title string
@@ -188,10 +166,9 @@ func boldRatio(v string) string {
 	return v
 }
 
-// lossList is every comparison of the report in which randp is slower
-// (the first of each), after the call sizes at which randp wins or loses
-// against planet36/randp.
-func (r *report) lossList() {
+// firstLosses is every comparison of the report in which randp is
+// slower, the first of each.
+func (r *report) firstLosses() []loss {
 	var losses []loss
 	seen := map[string]bool{}
 	for _, l := range r.losses {
@@ -200,7 +177,7 @@ func (r *report) lossList() {
 			losses = append(losses, l)
 		}
 	}
-	r.text("losses", "Fill", r.fillVerdicts(), "Turns", r.res.c.turnsNote(), "Losses", losses)
+	return losses
 }
 
 // fillVerdict is the C fill sizes 16 B .. 1 MiB at which randp has one
@@ -240,20 +217,6 @@ func (r *report) fillVerdicts() []fillVerdict {
 		}
 	}
 	return out
-}
-
-// costs is what a user takes on with randp, beside the speed.
-func (r *report) costs() {
-	_, pureWhy := r.res.purego()
-	r.text("costs", "PureWhy", pureWhy)
-}
-
-// ---- how it was measured ----
-
-func (r *report) method() {
-	r.text("method", "PeerNames", contestants.Peers, "Peers", r.res.peers, "PeerFrom", r.res.peerFrom, "Hypervisor", strings.Contains(" "+r.res.run["cpu_flags"]+" ", " hypervisor "),
-		"Impl", r.res.goRandp.implementation(), "PuregoStatus", r.res.puregoStatus, "BuildType", r.res.c.buildType(),
-		"OpenSSL", r.res.ceil.OpenSSLVersion, "Syscall", syscallSummary(r.res.syscallCheck))
 }
 
 // syscallSummary is the seccomp test's verdict, from its output.

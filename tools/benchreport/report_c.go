@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -69,22 +68,6 @@ func (r *report) cHead(key string) string {
 	return r.label(or(contestants.C[key].Head, contestants.C[key].Short), nil)
 }
 
-func (r *report) cTables() {
-	r.text("c_sweep", "Rows", contestants.Rows["fill_by_size"], "Sizes", cFillSizes())
-	r.cFillByOffset()
-	r.text("c_fill", "Runs", refs.Planet36, "Rows", contestants.Rows["fill_4gib"], "Sizes", []float64{256, 1 << 20})
-	r.text("c_u32")
-	r.cWordTable("u32")
-	r.text("c_u32_after")
-	r.cWordTable("u64")
-	r.text("c_u64_scale")
-	r.text("c_lt")
-	r.cWordTable("lt_u32")
-	r.text("c_rdrand", "Machine", refs.RdrandPatch.Machine, "PC", refs.RdrandPatch.ImprovementPC, "Times", fmt.Sprintf("%.1f", 1+refs.RdrandPatch.ImprovementPC/100))
-	r.text("c_threads")
-	r.text("c_mutex")
-}
-
 // threadRow is one row of a table of one thread against two: the time of
 // one operation with each, what the operation writes (0: a word), and why
 // the row has no measurement when it has none.
@@ -132,15 +115,6 @@ func keyOf(name string) string {
 	return name
 }
 
-// cWordTable is one table of per-call times of a C group (its rows:
-// c_rows.<group>), with planet36/randp's README runs as reference columns
-// on the rows of the functions they measured, when any row has one.
-func (r *report) cWordTable(group string) {
-	keys := contestants.Rows[group]
-	withRefs := slices.ContainsFunc(keys, func(k string) bool { return contestants.C[k].Ref[group] != "" })
-	r.text("c_words", "Group", group, "Rows", keys, "Refs", withRefs, "Runs", refs.Planet36, "Heading", h(contestants.Groups[group].Heading))
-}
-
 // refCells is C contestant key's reference cells in a table of group, one
 // per README run: empty where the run did not measure its function.
 func refCells(group, key string) []string {
@@ -155,11 +129,12 @@ func refCells(group, key string) []string {
 // where the destination started (benches/c's DstOffset, turned from one
 // pass to the next), at the sizes where a copy out of a buffer decides the
 // call: whether either library's speed depends on the caller's alignment,
-// and whether randp wins at each. Nothing when the passes used one offset.
-func (r *report) cFillByOffset() {
+// and whether randp wins at each: the offsets and the table, or nothing
+// when the passes used one offset.
+func (r *report) cFillByOffset() (offsetList, tbl string) {
 	c := r.res.c
 	if c == nil {
-		return
+		return "", ""
 	}
 	var offsets []int
 	seen := map[int]bool{}
@@ -170,7 +145,7 @@ func (r *report) cFillByOffset() {
 		}
 	}
 	if len(offsets) < 2 {
-		return
+		return "", ""
 	}
 	sort.Ints(offsets)
 	head := []string{"Size"}
@@ -206,7 +181,7 @@ func (r *report) cFillByOffset() {
 		}
 		t.row(cells...)
 	}
-	r.text("c_offsets", "Offsets", joinInts(offsets), "Turns", c.turnsNote(), "Table", t.String())
+	return joinInts(offsets), t.String()
 }
 
 // joinInts writes 0, 16, 32 and 48.

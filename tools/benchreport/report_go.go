@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 func (s *goSet) procsOr() string {
@@ -30,33 +29,12 @@ func (r *report) goMem(row goRow, name string) string {
 	return fmt.Sprintf("%.0f B, %.0f allocs", b, a)
 }
 
-func (r *report) goTables() {
-	res := r.res
-	goR := res.goRandp
-	dcrdWhy := res.peers["dcrd-crypto-rand"]
-	procs := strings.TrimPrefix(goR.procsOr(), "-")
-
-	r.text("go_sources", "Runs", goR.runs(), "Procs", procs, "Machine", refs.Unpredictable.Machine, "Go", contestants.Go, "Unp", refs.Unpredictable)
-	r.text("go_read_2mib", "Go", contestants.Go, "Unp", refs.Unpredictable)
-
-	r.text("go_v2", "Go", contestants.Go)
-	r.goReadTables()
-	r.goSweep(r.res.goRandp, h("GoSweep"), "go-read-by-size.svg", "randp.Read (cgo)")
-
-	r.text("go_funcs", "Go", contestants.Go, "DcrdWhy", dcrdWhy)
-	r.text("go_par", "Go", contestants.Go)
-	r.goPureTables()
-}
-
-// goReadTables are the Read table at dcrd's sizes with its chart, and seed
-// 000's own table (old against new) as measured here and as published.
-func (r *report) goReadTables() {
+// seed000Table is dcrd's benchstat table (old against new) as measured
+// here, beside its published numbers.
+func (r *report) seed000Table() string {
 	res := r.res
 	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
 	dcrdWhy := res.peers["dcrd-crypto-rand"]
-	goVer := strings.TrimPrefix(res.run["go"], "go")
-	r.text("go_read", "GoVer", goVer, "Syscall", strings.TrimSuffix(syscallSummary(res.syscallCheck), "."), "Go", contestants.Go)
-	r.text("go_seed000", "GoVer", goVer)
 	t := &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
 	var geoOld, geoNew []float64
 	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
@@ -95,8 +73,7 @@ func (r *report) goReadTables() {
 		geo = fmt.Sprintf("%s → %s, %+.2f%% (%d rows)", ns(o), ns(n), 100*(n/o-1), len(geoOld))
 	}
 	t.row("geomean", geo, "", "", "", "", refs.Dcrd.Geomean+" (24 rows)")
-	r.p("%s\n", t)
-	r.p("Reference: %s.\n\n", refs.Dcrd.Machine)
+	return t.String()
 }
 
 // vsBase is benchstat's "vs base" (new/old − 1) where the intervals separate.
@@ -118,25 +95,8 @@ func geomean(v []float64) float64 {
 	return math.Exp(s / float64(len(v)))
 }
 
-// goSweep is the Read-by-size table and chart of one Go test binary's
-// results (the cgo build or the pure-Go one).
-func (r *report) goSweep(set *goSet, heading, chartFile, randpLabel string) {
-	impls := contestants.Go.Sweep
-	r.text("go_sweep", "Heading", heading, "Set", set, "Impls", impls, "RandpLabel", randpLabel, "Sizes", sweepSizes(), "Chart", chartFile)
-}
-
 // sweepStat is the Read of n bytes of the implementation impl in a Go
 // test binary's sweep.
 func sweepStat(set *goSet, impl string, n float64) stat {
 	return set.get("ReadSweep/" + impl + "/" + sizeName(n))
-}
-
-// goPureTables are the pure-Go build's rows, when it ran the pure-Go path.
-func (r *report) goPureTables() {
-	set, why := r.res.purego()
-	r.text("go_pure", "Why", why, "Impl", r.res.puregoImplementation(), "Set", set, "Go", contestants.Go)
-	if set == nil {
-		return
-	}
-	r.goSweep(set, h("GoPure")+": Read by call size", "go-read-by-size-purego.svg", "randp.Read (pure Go)")
 }

@@ -2,15 +2,6 @@ package main
 
 import "fmt"
 
-func (r *report) rustTables() {
-	r.text("rust", "Rust", contestants.Rust)
-}
-
-func (r *report) ceilingTable() {
-	name, widest := r.res.ceil.widest()
-	r.text("ceiling", "Ceil", &r.res.ceil, "Widest", name, "W", widest)
-}
-
 // pct is the throughput of b as a share of a's (times per operation).
 func pct(a, b stat) string {
 	if !a.ok() || !b.ok() {
@@ -19,14 +10,11 @@ func pct(a, b stat) string {
 	return fmt.Sprintf("%.0f%%", 100*a.Center/b.Center)
 }
 
-func (r *report) sweeps() {
-	r.text("sweeps")
-	for _, s := range contestants.Sweeps {
-		t, err := sweepTable(r.res.crit, s.Name)
-		if err != nil {
-			r.p("**%s**: not run in this report (%v).\n\n", s.Title, err)
-			continue
-		}
-		r.p("**%s**\n\n%s\n", s.Title, t)
+// sweepSection is one sweep's table in the report, or why it has none.
+func (r *report) sweepSection(s sweepSpec) string {
+	t, err := sweepTable(r.res.crit, s.Name)
+	if err != nil {
+		return fmt.Sprintf("**%s**: not run in this report (%v).\n\n", s.Title, err)
 	}
+	return fmt.Sprintf("**%s**\n\n%s\n", s.Title, t)
 }

@@ -240,8 +240,8 @@ func TestFillByOffset(t *testing.T) {
 		t.Fatalf("offsets by pass = %v", c.dstOffset)
 	}
 	r := &report{res: &results{c: c}}
-	r.cFillByOffset()
-	out := r.b.String()
+	offsets, out := r.cFillByOffset()
+	out = offsets + " bytes\n" + out
 	for _, want := range []string{
 		"destination +0 B: randp / planet36/randp",
 		"destination +16 B: randp / planet36/randp",
@@ -256,8 +256,8 @@ func TestFillByOffset(t *testing.T) {
 		c.dstOffset[p] = 32
 	}
 	r = &report{res: &results{c: c}}
-	if r.cFillByOffset(); r.b.Len() != 0 {
-		t.Errorf("one offset gave a table:\n%s", r.b.String())
+	if _, out := r.cFillByOffset(); out != "" {
+		t.Errorf("one offset gave a table:\n%s", out)
 	}
 }
 
@@ -949,8 +949,7 @@ func TestFillTurns(t *testing.T) {
 	if f, of := r.perProcess("fill_turns_2KiB/randp", "fill_turns_2KiB/planet36"); f != 1 || of != len(times) {
 		t.Errorf("perProcess = %d of %d, want 1 of %d", f, of, len(times))
 	}
-	r.lossList()
-	out := r.b.String()
+	out := r.exec("losses", r.data())
 	if v, sep, paired := r.fillRatio(128); !paired || !sep || math.Abs(v-1.1) > 1e-9 {
 		t.Errorf("fillRatio(128 B) = %v, %v, %v; want the paired 1.1, significant", v, sep, paired)
 	}

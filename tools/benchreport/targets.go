@@ -140,13 +140,14 @@ type barGroup struct {
 	Bars  []bar
 }
 
-func (r *report) bars() {
+// targetTables is every group's rows in this run.
+func (r *report) targetTables() []barGroup {
 	vaes := strings.Contains(" "+r.res.run["cpu_flags"]+" ", " vaes ")
 	var groups []barGroup
 	for _, g := range targetGroups {
 		groups = append(groups, barGroup{g.Title, r.groupBars(g, vaes)})
 	}
-	r.text("bars", "VAES", vaes, "Groups", groups)
+	return groups
 }
 
 // groupBars is one group's rows in this run: a row per target, or per

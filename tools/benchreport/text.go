@@ -3,16 +3,18 @@ package main
 import (
 	"embed"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"text/template"
 )
 
-// The report's explanatory text and its tables of fixed rows live in
-// templates/*.tmpl: a file per part of the report (c.tmpl, go.tmpl,
-// rust.tmpl, first_screen.tmpl) holding a define per paragraph group or
-// table, or a file per section. They are executed with the values the Go
-// code measures and the functions below, which read the run: the prose
-// and the rows change without touching the code.
+// The report's text and tables live in templates/*.tmpl: report.tmpl
+// orders the sections, a file per part of the report (c.tmpl, go.tmpl,
+// rust.tmpl, first_screen.tmpl) holds a define per paragraph group or
+// table, and a file per section holds the rest. They are executed with
+// the values data gives and the functions below, which read the run: the
+// prose, the rows and their order change without touching the code.
 
 //go:embed templates/*.tmpl
 var templateFS embed.FS
@@ -22,14 +24,27 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 	"ns": ns, "sig": sig, "spread": spread, "cell": timeCell, "gbps": gbps, "fill4GiB": fill4GiB, "pct": pct,
 	"per": per, "per32": per32, "fmtBytes": fmtBytes, "size": parseSize, "sizeName": sizeName,
 	"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
-	"frameKind": frameKind, "printf": fmt.Sprintf,
+	"frameKind": frameKind, "printf": fmt.Sprintf, "trimSuffix": strings.TrimSuffix,
 	// Values and verdicts.
 	"ok": stat.ok, "plus": plus, "add": func(a, b float64) float64 { return a + b },
 	"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
 	"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
 	"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
+	"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes,
+	// set is a copy of a template's data with more names and values, for a
+	// define that several places call with their own.
+	"set": func(data map[string]any, kv ...any) map[string]any {
+		m := maps.Clone(data)
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	},
 	// Names and references.
 	"cShort": cShortOr, "peerSource": peerSource, "refCells": refCells, "findRef": findRef,
+	"hasRefs": func(group string) bool {
+		return slices.ContainsFunc(contestants.Rows[group], func(k string) bool { return contestants.C[k].Ref[group] != "" })
+	},
 	"dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
 }).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 
@@ -40,38 +55,50 @@ var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(t
 // rustThreads (a row of one thread against two), goStat and goMem (a Go
 // row's benchmark, from the test binary that ran it), cHead and cLabel (a
 // C contestant's column head and row label), chart (a chart of
-// data/charts.toml, drawn from the run), processes (randp's wins of a
-// C table's processes against planet36/randp) and peerWhy (why a peer is
+// data/charts.toml, drawn from the run), processes (randp's wins of a C
+// table's processes against planet36/randp) and peerWhy (why a peer is
 // missing, or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
 		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem,
-		"cHead": r.cHead, "chart": r.chart, "cLabel": r.cLabel, "processes": r.processes,
+		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes, "chart": r.chart, "sweepSection": r.sweepSection,
 		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
-// text writes template name (a define of templates/*.tmpl, or
-// templates/<name>.tmpl), given the run's common values (.CPU, .Run,
-// .Results, .Load, .NoDifference, .H: the section headings) and kv, pairs
-// of further names and values.
-func (r *report) text(name string, kv ...any) {
-	data := map[string]any{
-		"Run": r.res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings,
+// data is what the templates read: the run's record and results, the
+// data files and what the code finds in them.
+func (r *report) data() map[string]any {
+	res := r.res
+	set, why := res.purego()
+	widest, w := res.ceil.widest()
+	offsets, table := r.cFillByOffset()
+	return map[string]any{
+		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.cpuName(),
+		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
+		"Backends": contestants.Backends, "Refs": refs, "Unp": refs.Unpredictable, "Summary": r.summaryGroups(),
+		"Targets": r.targetTables(), "VAES": strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes "),
+		"FillVerdicts": r.fillVerdicts(), "Turns": res.c.turnsNote(), "Offsets": offsets, "OffsetsTable": table,
+		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
+		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
+		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoR": res.goRandp, "GoRuns": res.goRandp.runs(),
+		"Procs": strings.TrimPrefix(res.goRandp.procsOr(), "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
+		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Seed000": r.seed000Table(), "Purego": set, "PuregoWhy": why,
+		"PuregoImpl": res.puregoImplementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goRandp.implementation(),
+		"Peers": res.peers, "PeerFrom": res.peerFrom, "BuildType": res.c.buildType(), "OpenSSL": res.ceil.OpenSSLVersion,
+		"Hypervisor": strings.Contains(" "+res.run["cpu_flags"]+" ", " hypervisor "), "Syscall": syscallSummary(res.syscallCheck),
+		"Root": r.resultsRoot, "CPURuns": r.cpuRuns(), "Every": r.everyCPU(),
 	}
-	if r.res.run != nil {
-		data["CPU"] = r.cpuName()
-		data["Load"] = r.res.load.describe()
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		data[kv[i].(string)] = kv[i+1]
-	}
-	if templates.Lookup(name) == nil {
-		name += ".tmpl"
-	}
+}
+
+// exec executes the template name (a define of templates/*.tmpl, or
+// templates/<name>.tmpl) with data.
+func (r *report) exec(name string, data map[string]any) string {
 	if r.tmpl == nil {
 		r.tmpl = template.Must(templates.Clone()).Funcs(reportFuncs(r))
 	}
-	if err := r.tmpl.ExecuteTemplate(&r.b, name, data); err != nil {
+	var b strings.Builder
+	if err := r.tmpl.ExecuteTemplate(&b, name, data); err != nil {
 		panic(fmt.Sprintf("benchreport: template %s: %v", name, err))
 	}
+	return b.String()
 }

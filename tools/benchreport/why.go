@@ -136,15 +136,6 @@ func (r *report) misses() *misses {
 	return m
 }
 
-// missesExplained is the section after the targets: each explained miss
-// with its profile. Nothing when the run profiles no miss.
-func (r *report) missesExplained() {
-	if r.misses().Any() {
-		r.text("why", "M", r.misses(), "O", r.res.opcount, "Buffered", r.bufferedUint64(), "Ceil", &r.res.ceil, "Turns", r.res.c.turnsNote(),
-			"Direct", directFromText, "WordTarget", wordTarget, "U32Target", rustU32Target)
-	}
-}
-
 // frameKind says what a frame line from the compiler costs each call.
 func frameKind(frame string) string {
 	switch {
