@@ -144,13 +144,10 @@ func loadCriterion(path string) (critSet, error) {
 
 func parseCritRaw(r critRaw) (critResult, error) {
 	var id struct {
-		GroupID    string  `json:"group_id"`
-		FunctionID *string `json:"function_id"`
-		ValueStr   *string `json:"value_str"`
-		Throughput *struct {
-			Bytes    *float64
-			Elements *float64
-		} `json:"throughput"`
+		GroupID    string `json:"group_id"`
+		FunctionID string `json:"function_id"`
+		ValueStr   string `json:"value_str"`
+		Throughput struct{ Bytes, Elements float64 }
 	}
 	if err := json.Unmarshal(r.Benchmark, &id); err != nil {
 		return critResult{}, err
@@ -167,26 +164,11 @@ func parseCritRaw(r critRaw) (critResult, error) {
 	if err := json.Unmarshal(r.Estimates, &est); err != nil {
 		return critResult{}, err
 	}
-	fn := ""
-	if id.FunctionID != nil {
-		fn = *id.FunctionID
-	}
-	if id.ValueStr != nil {
-		if fn != "" {
-			fn += "/"
-		}
-		fn += *id.ValueStr
+	fn := id.FunctionID
+	if id.ValueStr != "" && fn != "" {
+		fn += "/"
 	}
 	m := est.Median
-	c := critResult{Group: id.GroupID, Function: fn,
-		Time: stat{Center: m.PointEstimate, Lo: m.ConfidenceInterval.Lower, Hi: m.ConfidenceInterval.Upper}}
-	if t := id.Throughput; t != nil {
-		if t.Bytes != nil {
-			c.Bytes = *t.Bytes
-		}
-		if t.Elements != nil {
-			c.Elements = *t.Elements
-		}
-	}
-	return c, nil
+	return critResult{Group: id.GroupID, Function: fn + id.ValueStr, Bytes: id.Throughput.Bytes, Elements: id.Throughput.Elements,
+		Time: stat{Center: m.PointEstimate, Lo: m.ConfidenceInterval.Lower, Hi: m.ConfidenceInterval.Upper}}, nil
 }

@@ -4,21 +4,21 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-func TestSplitProcs(t *testing.T) {
-	for _, c := range []struct{ in, name, procs string }{
-		{"StdlibRead/4b-2", "StdlibRead/4b", "-2"},
-		{"MathRand-20", "MathRand", "-20"},
-		{"MathRand", "MathRand", ""},
-		{"V2Uint64/src=PCG", "V2Uint64/src=PCG", ""},
-		{"A-b/c", "A-b/c", ""},
-	} {
-		name, procs := splitProcs(c.in)
-		if name != c.name || procs != c.procs {
-			t.Errorf("splitProcs(%q) = %q, %q; want %q, %q", c.in, name, procs, c.name, c.procs)
-		}
+// TestGoNames: a Go benchmark's name loses its -GOMAXPROCS suffix, which
+// the set keeps, and nothing else.
+func TestGoNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "go.txt")
+	writeFile(t, path, "BenchmarkStdlibRead/4b-2\t10\t5 ns/op\nBenchmarkV2Uint64/src=PCG\t10\t5 ns/op\nBenchmarkA-b/c\t10\t5 ns/op\nBenchmarkMathRand-20\t10\t5 ns/op\n")
+	g, err := loadGoBench(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(g.order, " "); got != "StdlibRead/4b V2Uint64/src=PCG A-b/c MathRand" || g.procs != "-20" {
+		t.Errorf("names %q, procs %q", got, g.procs)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // cSet is the C benchmarks' results (Google Benchmark JSON from
@@ -128,6 +129,12 @@ type gbenchRun struct {
 	} `json:"benchmarks"`
 }
 
+// gbenchPass is one pass's Google Benchmark output in a merged file.
+type gbenchPass struct {
+	Pass int       `json:"pass"`
+	Run  gbenchRun `json:"run"`
+}
+
 // loadCBench reads a merged file (mergeCPasses) or one Google Benchmark
 // JSON output (every sample then counts as pass 0).
 func loadCBench(path string) (*cSet, error) {
@@ -136,27 +143,24 @@ func loadCBench(path string) (*cSet, error) {
 		return nil, err
 	}
 	var merged struct {
-		Passes []struct {
-			Pass int       `json:"pass"`
-			Run  gbenchRun `json:"run"`
-		} `json:"passes"`
+		Passes []gbenchPass `json:"passes"`
 	}
 	if err := json.Unmarshal(raw, &merged); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if merged.Passes == nil {
-		var one gbenchRun
-		if err := json.Unmarshal(raw, &one); err != nil {
+		merged.Passes = []gbenchPass{{}}
+		if err := json.Unmarshal(raw, &merged.Passes[0].Run); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		merged.Passes = append(merged.Passes, struct {
-			Pass int       `json:"pass"`
-			Run  gbenchRun `json:"run"`
-		}{0, one})
 	}
 	s := &cSet{samples: map[string][]float64{}, passes: map[string][]int{}, missing: map[string]string{}, dstOffset: map[int]int{}}
 	for _, p := range merged.Passes {
 		doc := p.Run
+		add := func(name string, v float64) {
+			s.samples[name] = append(s.samples[name], v)
+			s.passes[name] = append(s.passes[name], p.Pass)
+		}
 		if s.context == nil {
 			s.context = doc.Context
 		}
@@ -179,31 +183,24 @@ func loadCBench(path string) (*cSet, error) {
 			if tbl, pair, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(tbl, turnsPrefix) {
 				// One row, two samples: "fill_turns_2KiB/randp_planet36" gives
 				// fill_turns_2KiB/randp and fill_turns_2KiB/planet36.
-				rival, ok := strings.CutPrefix(pair, "randp_")
-				if !ok || b.RandpNs <= 0 || b.RivalNs <= 0 {
-					continue
-				}
-				for _, x := range []struct {
-					key string
-					v   float64
-				}{{"randp", b.RandpNs}, {rival, b.RivalNs}} {
-					s.samples[tbl+"/"+x.key] = append(s.samples[tbl+"/"+x.key], x.v)
-					s.passes[tbl+"/"+x.key] = append(s.passes[tbl+"/"+x.key], p.Pass)
+				if rival, ok := strings.CutPrefix(pair, "randp_"); ok && b.RandpNs > 0 && b.RivalNs > 0 {
+					add(tbl+"/randp", b.RandpNs)
+					add(tbl+"/"+rival, b.RivalNs)
 				}
 				continue
 			}
-			size := opBytes(name)
-			var v float64
-			switch {
-			case b.BytesPerSecond > 0 && size > 0:
-				v = 1e9 * size / b.BytesPerSecond
-			case b.ItemsPerSecond > 0:
-				v = 1e9 / b.ItemsPerSecond
-			default:
-				v = b.RealTime * unitNs(b.TimeUnit)
+			unit, err := time.ParseDuration("1" + b.TimeUnit) // "ns", "us", "ms", "s"
+			if err != nil {
+				unit = 1
 			}
-			s.samples[name] = append(s.samples[name], v)
-			s.passes[name] = append(s.passes[name], p.Pass)
+			switch size := opBytes(name); {
+			case b.BytesPerSecond > 0 && size > 0:
+				add(name, 1e9*size/b.BytesPerSecond)
+			case b.ItemsPerSecond > 0:
+				add(name, 1e9/b.ItemsPerSecond)
+			default:
+				add(name, b.RealTime*float64(unit))
+			}
 		}
 	}
 	if len(s.samples) == 0 {
@@ -275,16 +272,4 @@ func parseSize(s string) float64 {
 		return n * (1 << 20)
 	}
 	return 0
-}
-
-func unitNs(u string) float64 {
-	switch u {
-	case "us":
-		return 1e3
-	case "ms":
-		return 1e6
-	case "s":
-		return 1e9
-	}
-	return 1
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -83,7 +85,11 @@ func loadGoBench(path string) (*goSet, error) {
 	}
 	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, passes: map[string][]int{},
 		config: map[string]string{}, bytesOp: map[string][]float64{}, allocs: map[string][]float64{}}
-	for i, out := range splitPasses(string(raw)) {
+	passes := passEnd.Split(string(raw), -1)
+	if strings.TrimSpace(passes[len(passes)-1]) == "" {
+		passes = passes[:len(passes)-1]
+	}
+	for i, out := range passes {
 		if err := set.scan(path, out, i+1); err != nil {
 			return nil, err
 		}
@@ -94,28 +100,9 @@ func loadGoBench(path string) (*goSet, error) {
 	return set, nil
 }
 
-// splitPasses cuts the concatenated outputs of the passes after each line
-// that is PASS or FAIL, the last a go test binary prints.
-func splitPasses(all string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(all); {
-		end := strings.IndexByte(all[i:], '\n')
-		if end < 0 {
-			break
-		}
-		line := all[i : i+end]
-		i += end + 1
-		if line == "PASS" || line == "FAIL" {
-			out = append(out, all[start:i])
-			start = i
-		}
-	}
-	if strings.TrimSpace(all[start:]) != "" {
-		out = append(out, all[start:])
-	}
-	return out
-}
+// passEnd is the line that ends a pass's output: PASS or FAIL, the last a
+// go test binary prints.
+var passEnd = regexp.MustCompile(`(?m)^(?:PASS|FAIL)\n`)
 
 // scan adds the results of one pass's output.
 func (set *goSet) scan(path, out string, pass int) error {
@@ -130,7 +117,12 @@ func (set *goSet) scan(path, out string, pass int) error {
 				set.config[c.Key] = string(c.Value)
 			}
 		}
-		name, procs := splitProcs(res.Name.String())
+		base, parts := res.Name.Parts()
+		procs := ""
+		if n := len(parts); n > 0 && parts[n-1][0] == '-' {
+			procs, parts = string(parts[n-1]), parts[:n-1]
+		}
+		name := string(base) + string(bytes.Join(parts, nil))
 		v, ok := res.Value("sec/op")
 		if ok {
 			v *= 1e9
@@ -154,20 +146,6 @@ func (set *goSet) scan(path, out string, pass int) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// splitProcs splits "Name/sub-2" into "Name/sub" and "-2".
-func splitProcs(full string) (string, string) {
-	i := strings.LastIndexByte(full, '-')
-	if i < 0 || i == len(full)-1 || strings.IndexByte(full[i:], '/') >= 0 {
-		return full, ""
-	}
-	for _, c := range full[i+1:] {
-		if c < '0' || c > '9' {
-			return full, ""
-		}
-	}
-	return full[:i], full[i:]
 }
 
 // implementation is what the binary's "randp-implementation" line said, or "".
