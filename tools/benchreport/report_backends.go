@@ -4,7 +4,7 @@ import "strings"
 
 // hasFlags reports whether the run's CPU has every flag of a backend, from
 // the flags randp's dispatch reads (recorded as backend_flags; see
-// backendFlags).
+// data/run.toml's backend_flags).
 func (r *report) hasFlags(flags []string) bool {
 	have := " " + r.res.run["backend_flags"] + " "
 	for _, f := range flags {

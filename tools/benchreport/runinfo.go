@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,58 +20,51 @@ import (
 // results names the same machine, toolchains and commit.
 type runInfo map[string]string
 
-// runKeys are run.txt's keys in the order the report prints them.
-var runKeys = []string{"date", "commit", "dirty", "cpu", "cpu_id", "uarch", "cpu_flags", "backend_flags", "backend", "nproc",
-	"kernel", "libc", "glibc", "rustc", "cargo_bench_profile", "go", "compiler", "cxx", "gbench", "libbsd", "openssl_pkg", "xsys",
-	"passes", "describe"}
+//go:embed data/run.toml
+var runTOML string
 
-// backendFlags are the CPU flags randp's keystream dispatch reads
-// (src/keystream/x86.rs): aes+ssse3 for aesni, avx2+vaes for vaes256,
-// avx512f+avx512bw+vaes for vaes512.
-var backendFlags = []string{"aes", "ssse3", "avx2", "avx512f", "avx512bw", "vaes"}
+// runSpec is data/run.toml: what the run record holds and how each of
+// its keys is found; the file says what each field means.
+var runSpec = mustParse("run.toml", runTOML, func(text string) (s struct {
+	Keys         []string            `toml:"keys,required"`
+	CPUFlags     []string            `toml:"cpu_flags,required"`
+	BackendFlags []string            `toml:"backend_flags,required"`
+	Commands     map[string][]string `toml:"commands,required"`
+	Packages     map[string]string   `toml:"packages,required"`
+}, err error) {
+	return s, decodeTOML(text, &s)
+})
 
+// recordRun is the record of a run starting now, from the repository at
+// root, the machine and the values make passes.
 func recordRun(root, goVersion, describe string, passes int) runInfo {
 	r := runInfo{
 		"date":     time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 		"cpu":      cpuField("model name"),
-		"nproc":    firstLine(run("", "nproc")),
-		"kernel":   firstLine(run("", "uname", "-srm")),
-		"libc":     firstLine(run("", "ldd", "--version")),
-		"glibc":    firstLine(run("", "getconf", "GNU_LIBC_VERSION")),
-		"rustc":    firstLine(run("", "rustc", "--version")),
 		"go":       goVersion,
-		"compiler": firstLine(run("", "cc", "--version")),
-		"cxx":      firstLine(run("", "c++", "--version")),
 		"describe": describe,
-		"commit":   firstLine(run(root, "git", "rev-parse", "--short=12", "HEAD")),
 		"dirty":    "no",
 		"passes":   strconv.Itoa(passes),
 		// randp's keystream backend on this CPU, as the release randp-cat reports it.
-		"backend": backend(root),
-		// Google Benchmark: the Debian package's version; the build type is
-		// what the library reports in the C program's JSON context.
-		"gbench":              debVersion("libbenchmark-dev"),
-		"libbsd":              debVersion("libbsd0"),
-		"openssl_pkg":         debVersion("libssl3"),
+		"backend":             backend(root),
 		"xsys":                goModVersion(filepath.Join(root, "benches", "go", "go.mod"), "golang.org/x/sys"),
 		"cargo_bench_profile": cargoBenchProfile(filepath.Join(root, "Cargo.toml")),
+	}
+	for k, cmd := range runSpec.Commands {
+		r[k] = firstLine(run(root, cmd[0], cmd[1:]...))
+	}
+	for k, pkg := range runSpec.Packages {
+		r[k] = debVersion(pkg)
 	}
 	if strings.TrimSpace(run(root, "git", "status", "--porcelain", "--untracked-files=no")) != "" {
 		r["dirty"] = "yes"
 	}
 	r["cpu_id"], r["uarch"] = cpuIdentity()
-	have := " " + cpuField("flags") + " "
+	have := strings.Fields(cpuField("flags"))
 	pick := func(list []string) string {
-		var flags []string
-		for _, f := range list {
-			if strings.Contains(have, " "+f+" ") {
-				flags = append(flags, f)
-			}
-		}
-		return strings.Join(flags, " ")
+		return strings.Join(slices.DeleteFunc(slices.Clone(list), func(f string) bool { return !slices.Contains(have, f) }), " ")
 	}
-	r["cpu_flags"] = pick([]string{"aes", "vaes", "vpclmulqdq", "avx2", "avx512f", "avx512bw", "sha_ni", "rdrand", "rdseed", "hypervisor"})
-	r["backend_flags"] = pick(backendFlags)
+	r["cpu_flags"], r["backend_flags"] = pick(runSpec.CPUFlags), pick(runSpec.BackendFlags)
 	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); err == nil {
 		if m := regexp.MustCompile(`(?m)^version\s*=\s*"([^"]+)"`).FindSubmatch(b); m != nil {
 			r["randp"] = string(m[1])
@@ -174,9 +168,9 @@ func cargoBenchProfile(cargoToml string) string {
 
 func (r runInfo) write(path string) error {
 	var b strings.Builder
-	keys := append([]string(nil), runKeys...)
+	keys := slices.Clone(runSpec.Keys)
 	for k := range r {
-		if !contains(keys, k) {
+		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -287,13 +281,4 @@ func run(dir, name string, args ...string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return strings.TrimSpace(line)
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
