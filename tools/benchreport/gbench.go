@@ -234,15 +234,9 @@ func (s *cSet) fillTable(n float64) string {
 	return "fill_" + sizeName(n) + "/"
 }
 
-// turnsNote says how the fill tables that set randp beside planet36/randp
-// were measured, when the run has them in turns ("" otherwise).
-func (s *cSet) turnsNote() string {
-	if !strings.HasPrefix(s.fillTable(2048), turnsPrefix) {
-		return ""
-	}
-	return "the two taking turns in one benchmark (`fill_turns_`), each turn about 64 KiB of calls and timed on its own, " +
-		"so that both meet the same moments of a shared machine, whose stores cost more in some tenths of a second than in others"
-}
+// inTurns reports whether the run measured the fill tables that set randp
+// beside planet36/randp in turns (templates/c.tmpl's turns says how).
+func (s *cSet) inTurns() bool { return strings.HasPrefix(s.fillTable(2048), turnsPrefix) }
 
 // opBytes is the bytes one call of a fill benchmark writes, from its table
 // name ("fill_1MiB/...", "read_4B/...", "threads_fill_1MiB/..."), or 0.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"text/template"
 	"unicode"
@@ -115,10 +114,9 @@ func (r *report) glibcVersion() string {
 // glibcHasVDSO reports whether the run's glibc gets random bytes from the
 // vDSO (2.41 and later); false when unknown.
 func (r *report) glibcHasVDSO() bool {
-	maj, min, ok := strings.Cut(r.glibcVersion(), ".")
-	a, err1 := strconv.Atoi(maj)
-	b, err2 := strconv.Atoi(min)
-	return ok && err1 == nil && err2 == nil && (a > 2 || (a == 2 && b >= 41))
+	var a, b int
+	_, err := fmt.Sscanf(r.glibcVersion(), "%d.%d", &a, &b)
+	return err == nil && (a > 2 || (a == 2 && b >= 41))
 }
 
 // glibcLabel names a glibc function with the version measured and what it

@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -106,14 +107,9 @@ func scaling(one, two stat) string {
 	return sig(v) + "×"
 }
 
-func keyOf(name string) string {
-	for i := len(name) - 1; i >= 0; i-- {
-		if name[i] == '/' {
-			return name[i+1:]
-		}
-	}
-	return name
-}
+// keyOf is a C benchmark's contestant: the part of its name after the
+// last slash.
+func keyOf(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }
 
 // refCells is C contestant key's reference cells in a table of group, one
 // per README run: empty where the run did not measure its function.
@@ -136,18 +132,10 @@ func (r *report) cFillByOffset() (offsetList, tbl string) {
 	if c == nil {
 		return "", ""
 	}
-	var offsets []int
-	seen := map[int]bool{}
-	for _, off := range c.dstOffset {
-		if !seen[off] {
-			seen[off] = true
-			offsets = append(offsets, off)
-		}
-	}
+	offsets := slices.Compact(slices.Sorted(maps.Values(c.dstOffset)))
 	if len(offsets) < 2 {
 		return "", ""
 	}
-	sort.Ints(offsets)
 	head := []string{"Size"}
 	for _, off := range offsets {
 		head = append(head, fmt.Sprintf("destination +%d B: randp / planet36/randp", off))
