@@ -40,15 +40,16 @@ type contestantData struct {
 		Flags []string `toml:"flags"`
 	} `toml:"backend,required"`
 	Go struct {
-		Sources   []goRow  `toml:"sources,required"`
-		Read2MiB  []goRow  `toml:"read_2mib,required"`
-		V2        []goRow  `toml:"v2,required"`
-		ReadSizes []goRow  `toml:"read_sizes,required"`
-		Purego    []goRow  `toml:"purego,required"`
-		Funcs     []string `toml:"funcs,required"`
-		DcrdSizes []string `toml:"dcrd_sizes,required"`
-		Parallel  []goRow  `toml:"parallel,required"`
-		Sweep     []goRow  `toml:"sweep,required"`
+		Sources   []goRow        `toml:"sources,required"`
+		Read2MiB  []goRow        `toml:"read_2mib,required"`
+		V2        []goRow        `toml:"v2,required"`
+		ReadSizes []goRow        `toml:"read_sizes,required"`
+		Purego    []goRow        `toml:"purego,required"`
+		Funcs     []string       `toml:"funcs,required"`
+		Benchstat []benchstatRow `toml:"benchstat,required"`
+		DcrdSizes []string       `toml:"dcrd_sizes,required"`
+		Parallel  []goRow        `toml:"parallel,required"`
+		Sweep     []goRow        `toml:"sweep,required"`
 	} `toml:"go"`
 }
 
@@ -76,6 +77,15 @@ type goRow struct {
 	AES        bool   `toml:"aes"`
 }
 
+// benchstatRow is a row of dcrd's benchstat table as measured here:
+// data/contestants.toml says what each field means.
+type benchstatRow struct {
+	Name string `toml:"name,required"`
+	Old  string `toml:"old,required"`
+	New  string `toml:"new"`
+	Note string `toml:"note"`
+}
+
 // set is the results of the test binary that ran the row, and why the
 // row is not measured when its peer is missing.
 func (g goRow) set(res *results) (*goSet, string) {
@@ -86,7 +96,8 @@ var contestants = mustParse("contestants.toml", contestantsTOML, parseContestant
 
 // parseContestants decodes the contestants and checks them against the
 // schema: the tags', every row order names described contestants, every
-// label parses, a Rust group has a size or a base and a label.
+// label parses, a benchmark is source:name, a Rust group has a size or a
+// base and a label.
 func parseContestants(text string) (*contestantData, error) {
 	var c contestantData
 	if err := decodeTOML(text, &c); err != nil {
@@ -111,6 +122,13 @@ func parseContestants(text string) (*contestantData, error) {
 		for _, s := range []string{ct.Label, ct.Head} {
 			if _, err := template.New(k).Funcs(labelFuncs(nil)).Parse(s); err != nil {
 				return nil, err
+			}
+		}
+	}
+	for _, row := range c.Go.Benchstat {
+		for _, ref := range []string{row.Old, or(row.New, "go:-")} {
+			if err := checkRef(ref); err != nil {
+				return nil, fmt.Errorf("go.benchstat %q: %v", row.Name, err)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 func (s *goSet) procsOr() string {
@@ -30,42 +31,33 @@ func (r *report) goMem(row goRow, name string) string {
 }
 
 // seed000Table is dcrd's benchstat table (old against new) as measured
-// here, beside its published numbers.
+// here, beside its published numbers: data/contestants.toml's go.benchstat
+// rows at each of dcrd's sizes, then dcrd's functions, whose code did not
+// change.
 func (r *report) seed000Table() string {
-	res := r.res
-	goR, goP, goD := res.goRandp, res.goPeers, res.goDcrd
-	dcrdWhy := res.peers["dcrd-crypto-rand"]
 	t := &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
-	var geoOld, geoNew []float64
-	for _, fam := range []string{"DcrdRead", "StdlibRead", "DcrdReadPRNG"} {
+	rows := []benchstatRow{}
+	for _, row := range contestants.Go.Benchstat {
 		for _, sz := range contestants.Go.DcrdSizes {
-			name := fam + "/" + sz
-			var old, nw stat
-			var oldWhy, newNote string
-			switch fam {
-			case "StdlibRead":
-				old, nw = goP.get("GetrandomRead/"+sz), goR.get("StdlibRead/"+sz)
-			case "DcrdRead":
-				old, oldWhy = goD.get(name), dcrdWhy
-				nw, newNote = goR.get("StdlibRead/"+sz), " (= crypto/rand.Read)"
-			case "DcrdReadPRNG":
-				old, oldWhy, newNote = goD.get(name), dcrdWhy, "unchanged code: = old"
-			}
-			newCell, vs := newNote, ""
-			if fam != "DcrdReadPRNG" {
-				newCell = timeCell(nw, "") + newNote
-				vs = vsBase(old, nw)
-				if old.ok() && nw.ok() {
-					geoOld, geoNew = append(geoOld, old.Center), append(geoNew, nw.Center)
-				}
-			}
-			ref, _ := seed000Ref(name)
-			t.row(name, timeCell(old, oldWhy), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
+			at := func(s string) string { return strings.ReplaceAll(s, "{size}", sz) }
+			rows = append(rows, benchstatRow{at(row.Name), at(row.Old), at(row.New), row.Note})
 		}
 	}
 	for _, fn := range contestants.Go.Funcs {
-		ref, _ := seed000Ref(fn)
-		t.row(fn, timeCell(goD.get(fn), dcrdWhy), "unchanged code: = old", "", ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
+		rows = append(rows, benchstatRow{Name: fn, Old: "dcrd:" + fn})
+	}
+	var geoOld, geoNew []float64
+	for _, row := range rows {
+		old, nw := r.stat(row.Old), r.stat(row.New)
+		newCell, vs := "unchanged code: = old", ""
+		if row.New != "" {
+			newCell, vs = timeCell(nw, "")+row.Note, vsBase(old, nw)
+			if old.ok() && nw.ok() {
+				geoOld, geoNew = append(geoOld, old.Center), append(geoNew, nw.Center)
+			}
+		}
+		ref, _ := seed000Ref(row.Name)
+		t.row(row.Name, timeCell(old, r.why(row.Old)), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 	}
 	geo := ""
 	if len(geoOld) > 0 {

@@ -208,7 +208,8 @@ func (r *report) pairs(a, b string) [][2]float64 {
 }
 
 // why says why the benchmark a reference names was not measured, where
-// its source says: the pure-Go build's reason, a C contestant's.
+// its source says: the pure-Go build's reason, a C contestant's, dcrd's
+// peer's.
 func (r *report) why(ref string) string {
 	src, name, _ := strings.Cut(ref, ":")
 	switch src {
@@ -217,6 +218,8 @@ func (r *report) why(ref string) string {
 		return why
 	case "c":
 		return r.res.c.why(keyOf(name))
+	case "dcrd":
+		return r.res.peers["dcrd-crypto-rand"]
 	}
 	return ""
 }
