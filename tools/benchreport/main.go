@@ -9,12 +9,13 @@
 // What the report says beside the numbers is data, not code: data/*.toml
 // holds the speed targets (targets.toml), the first screen's rows
 // (summary.toml), the contestants' names, the tables' row orders and the
-// README functions they quote (contestants.toml), the reference
-// documents' numbers (references.toml), the section headings
-// (headings.toml) and the x86 cores a run names (microarchitectures.toml),
-// each checked against its schema when the program starts;
-// templates/*.tmpl holds the prose and the tables of fixed rows, executed
-// with the values the code computes. Both are embedded.
+// README functions they quote (contestants.toml), the charts' series
+// (charts.toml), the reference documents' numbers (references.toml), the
+// section headings (headings.toml), the run record's fields (run.toml) and
+// the x86 cores a run names (microarchitectures.toml), each checked against
+// its schema when the program starts; templates/*.tmpl holds the prose,
+// the tables and the order of the sections (report.tmpl), executed with
+// the values the code computes. Both are embedded.
 // TestGoldenReport renders the committed results and compares the bytes
 // with the committed BENCHMARKS.md and charts.
 //
