@@ -65,11 +65,10 @@ func (r *report) chart(file string) string {
 		}
 		lines = append(lines, ser)
 	}
-	draw := func() (string, error) { return barChart(spec.Title, chartStamp(r.res.run), spec.Axis, lines) }
+	stamp := r.exec("stamp", r.res.run)
+	draw := func() (string, error) { return barChart(spec.Title, stamp, spec.Axis, lines) }
 	if len(spec.Sizes) > 0 {
-		draw = func() (string, error) {
-			return lineChart(spec.Title, chartStamp(r.res.run), spec.Axis, spec.Rate, lines)
-		}
+		draw = func() (string, error) { return lineChart(spec.Title, stamp, spec.Axis, spec.Rate, lines) }
 	}
 	svg, err := draw()
 	if err != nil {

@@ -66,25 +66,12 @@ func loadRuns(root, dir string, smoke bool) ([]cpuRun, error) {
 	return runs, nil
 }
 
-// shortCPU names a run's CPU in a column head: model name, the
-// microarchitecture when known, family and model.
-func shortCPU(run runInfo) string {
-	s := or(run["cpu"], "CPU not recorded")
-	if u := run["uarch"]; u != "" {
-		s += ", " + strings.SplitN(strings.SplitN(u, ":", 2)[0], " (", 2)[0]
-	}
-	if m := regexp.MustCompile(`family \d+ model \d+`).FindString(run["cpu_id"]); m != "" {
-		s += " (" + m + ")"
-	}
-	return s
-}
-
 // cpuRuns describes every run of the results folder, the newest first.
 func (r *report) cpuRuns() []map[string]string {
 	var list []map[string]string
 	for _, o := range append([]cpuRun{{r.resultsDir, r.res}}, r.others...) {
 		run := o.res.run
-		list = append(list, map[string]string{"CPU": shortCPU(run), "Backend": or(run["backend"], "?"),
+		list = append(list, map[string]string{"CPU": r.exec("short_cpu", run), "Backend": or(run["backend"], "?"),
 			"Commit": or(run["commit"], "?") + dirtyNote(run["dirty"]), "Date": or(run["date"], "date not recorded"), "Dir": o.dir})
 	}
 	return list

@@ -68,20 +68,6 @@ func timeCell(s stat, why string) string {
 	return spread(s)
 }
 
-// cpuName is the CPU as the first screen and the targets name it: model
-// name, microarchitecture, family/model/stepping.
-func (r *report) cpuName() string {
-	run := r.res.run
-	s := or(run["cpu"], "CPU not recorded")
-	if u := run["uarch"]; u != "" {
-		s += ", " + strings.SplitN(u, ":", 2)[0]
-	}
-	if id := run["cpu_id"]; id != "" {
-		s += " (" + strings.SplitN(id, ",", 2)[0] + ")"
-	}
-	return s
-}
-
 // markdown renders the report: the sections after the first screen
 // first, which collect every loss, then the first screen, which lists
 // them, above those sections.

@@ -11,19 +11,6 @@ import (
 // it shows and stamped with the machine, the commit and the date of the run,
 // every point a median with its 95% interval drawn as an error bar.
 
-// chartStamp is the line under every chart's title: machine, commit, date.
-func chartStamp(run runInfo) string {
-	cpu := or(run["cpu"], "CPU not recorded")
-	if u := run["uarch"]; u != "" {
-		cpu += " (" + strings.SplitN(u, ":", 2)[0] + ")"
-	}
-	if id := run["cpu_id"]; id != "" {
-		cpu += ", " + strings.SplitN(id, ",", 2)[0]
-	}
-	return fmt.Sprintf("%s, %s cores · randp %s%s · %s", cpu, or(run["nproc"], "?"), or(run["commit"], "?"),
-		dirtyNote(run["dirty"]), or(run["date"], "date not recorded"))
-}
-
 // series is one line (or one bar) of a chart: a stat per x value.
 type series struct {
 	legend, color string
@@ -49,7 +36,7 @@ func (d *svgDoc) header(w, h float64, title, stamp string) {
 	d.f(`<text x="16" y="40" font-size="11" fill="#444">%s</text>`+"\n", html.EscapeString(stamp))
 }
 
-// logTicks are the powers of ten from lo to hi (as exponents).
+// logRange is the powers of ten, as exponents, that hold lo to hi.
 func logRange(lo, hi float64) (float64, float64) {
 	a, b := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
 	if a == b {

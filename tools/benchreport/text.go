@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"text/template"
@@ -19,34 +20,43 @@ import (
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-var templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
-	// Formatting.
-	"ns": ns, "sig": sig, "spread": spread, "cell": timeCell, "gbps": gbps, "fill4GiB": fill4GiB, "pct": pct,
-	"per": per, "per32": per32, "fmtBytes": fmtBytes, "size": parseSize, "sizeName": sizeName,
-	"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
-	"frameKind": frameKind, "printf": fmt.Sprintf, "trimSuffix": strings.TrimSuffix,
-	// Values and verdicts.
-	"ok": stat.ok, "plus": plus, "add": func(a, b float64) float64 { return a + b },
-	"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
-	"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
-	"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
-	"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes,
-	// set is a copy of a template's data with more names and values, for a
-	// define that several places call with their own.
-	"set": func(data map[string]any, kv ...any) map[string]any {
-		m := maps.Clone(data)
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	},
-	// Names and references.
-	"cShort": cShortOr, "peerSource": peerSource, "refCells": refCells, "findRef": findRef,
-	"hasRefs": func(group string) bool {
-		return slices.ContainsFunc(contestants.Rows[group], func(k string) bool { return contestants.C[k].Ref[group] != "" })
-	},
-	"dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
-}).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
+// templates are templates/*.tmpl, parsed with every function; a report
+// binds reportFuncs to its run in a clone. They are parsed in init, as
+// the functions that execute them are among those they call.
+var templates *template.Template
+
+func init() {
+	templates = template.Must(template.New("").Option("missingkey=zero").Funcs(template.FuncMap{
+		// Formatting.
+		"ns": ns, "sig": sig, "spread": spread, "cell": timeCell, "gbps": gbps, "fill4GiB": fill4GiB, "pct": pct,
+		"per": per, "per32": per32, "fmtBytes": fmtBytes, "size": parseSize, "sizeName": sizeName,
+		"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
+		"frameKind": frameKind, "printf": fmt.Sprintf, "trimSuffix": strings.TrimSuffix,
+		"before":      func(s, sep string) string { b, _, _ := strings.Cut(s, sep); return b },
+		"familyModel": regexp.MustCompile(`family \d+ model \d+`).FindString,
+		// Values and verdicts.
+		"ok": stat.ok, "plus": plus, "add": func(a, b float64) float64 { return a + b },
+		"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
+		"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
+		"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
+		"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes,
+		// set is a copy of a template's data with more names and values, for a
+		// define that several places call with their own.
+		"set": func(data map[string]any, kv ...any) map[string]any {
+			m := maps.Clone(data)
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
+		// Names and references.
+		"cShort": cShortOr, "peerSource": peerSource, "refCells": refCells, "findRef": findRef,
+		"hasRefs": func(group string) bool {
+			return slices.ContainsFunc(contestants.Rows[group], func(k string) bool { return contestants.C[k].Ref[group] != "" })
+		},
+		"dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
+	}).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
+}
 
 // reportFuncs are the template functions that read the run of r:
 // stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
@@ -73,7 +83,7 @@ func (r *report) data() map[string]any {
 	widest, w := res.ceil.widest()
 	offsets, table := r.cFillByOffset()
 	return map[string]any{
-		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.cpuName(),
+		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.exec("cpu", res.run),
 		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
 		"Backends": contestants.Backends, "Refs": refs, "Unp": refs.Unpredictable, "Summary": r.summaryGroups(),
 		"Targets": r.targetTables(), "VAES": strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes "),
@@ -92,7 +102,7 @@ func (r *report) data() map[string]any {
 
 // exec executes the template name (a define of templates/*.tmpl, or
 // templates/<name>.tmpl) with data.
-func (r *report) exec(name string, data map[string]any) string {
+func (r *report) exec(name string, data any) string {
 	if r.tmpl == nil {
 		r.tmpl = template.Must(templates.Clone()).Funcs(reportFuncs(r))
 	}
