@@ -67,7 +67,7 @@ type rustGroup struct {
 // each field means.
 type goRow struct {
 	Name       string `toml:"name,required"`
-	Set        string `toml:"set,oneof=|peers|dcrd"`
+	Set        string `toml:"set,oneof=|go_peers|dcrd"`
 	Peer       string `toml:"peer"`
 	Ref        string `toml:"ref"`
 	Label      string `toml:"label"`
@@ -84,12 +84,6 @@ type benchstatRow struct {
 	Old  string `toml:"old,required"`
 	New  string `toml:"new"`
 	Note string `toml:"note"`
-}
-
-// set is the results of the test binary that ran the row, and why the
-// row is not measured when its peer is missing.
-func (g goRow) set(res *results) (*goSet, string) {
-	return map[string]*goSet{"": res.goRandp, "peers": res.goPeers, "dcrd": res.goDcrd}[g.Set], res.peers[g.Peer]
 }
 
 var contestants = mustParse("contestants.toml", contestantsTOML, parseContestants)

@@ -17,7 +17,7 @@ func TestContestantsSchema(t *testing.T) {
 		"unknown key":   strings.Replace(contestantsTOML, "[c.rdrand64]\n", "[c.rdrand64]\ncolor = \"red\"\n", 1),
 		"undescribed":   strings.Replace(contestantsTOML, `lt_u32 = ["randp", "planet36",`, `lt_u32 = ["randp", "planet37",`, 1),
 		"bad label":     strings.Replace(contestantsTOML, `label = "{{glibc .Fn}}{{.Per}}"`, `label = "{{glibc .Fn}"`, 1),
-		"unknown set":   strings.Replace(contestantsTOML, `{ name = "GetrandomRead", set = "peers",`, `{ name = "GetrandomRead", set = "peer",`, 1),
+		"unknown set":   strings.Replace(contestantsTOML, `{ name = "GetrandomRead", set = "go_peers",`, `{ name = "GetrandomRead", set = "peers",`, 1),
 		"no go.v2 rows": strings.Replace(contestantsTOML, "v2 = [", "v3 = [", 1),
 	} {
 		if bad == contestantsTOML {

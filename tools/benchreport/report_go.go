@@ -13,17 +13,10 @@ func (s *goSet) procsOr() string {
 	return s.procs
 }
 
-// goStat is the benchmark name of the test binary that ran row.
-func (r *report) goStat(row goRow, name string) stat {
-	set, _ := row.set(r.res)
-	return set.get(name)
-}
-
-// goMem is "B/op, allocs/op" of the benchmark name of the test binary
-// that ran row, or "".
-func (r *report) goMem(row goRow, name string) string {
-	set, _ := row.set(r.res)
-	b, a, ok := set.mem(name)
+// goMem is "B/op, allocs/op" of the benchmark name of the Go test binary
+// of source src (results.go's sources), or "".
+func (r *report) goMem(src, name string) string {
+	b, a, ok := r.goSet(src).mem(name)
 	if !ok {
 		return ""
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	_ "embed"
 	"fmt"
-	"strings"
 	"text/template"
 )
 
@@ -63,14 +62,7 @@ func (r *report) summaryGroups() []summaryGroup {
 			if s.Unless == "glibc_vdso" && r.glibcHasVDSO() {
 				continue
 			}
-			why := r.res.peers[s.Peer]
-			if strings.HasPrefix(s.Rival, "c:") {
-				key := keyOf(s.Rival)
-				if key == "randp" {
-					key = keyOf(s.Randp)
-				}
-				why = or(why, r.res.c.why(key))
-			}
+			why := or(r.res.peers[s.Peer], or(r.why(s.Rival), r.why(s.Randp)))
 			rows = append(rows, summaryRow{r.label(s.You, nil), s.Work, r.stat(s.Rival), r.stat(s.Randp), why, headings[s.Heading]})
 		}
 		groups = append(groups, summaryGroup{g.Title, rows})

@@ -62,15 +62,15 @@ func init() {
 // stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
 // (why a C contestant has no rows), vs (compare, recording a loss),
 // hasFlags (whether the CPU has a backend's flags), cThreads and
-// rustThreads (a row of one thread against two), goStat and goMem (a Go
-// row's benchmark, from the test binary that ran it), cHead and cLabel (a
+// rustThreads (a row of one thread against two), goMem (a Go benchmark's
+// memory), cHead and cLabel (a
 // C contestant's column head and row label), chart (a chart of
 // data/charts.toml, drawn from the run), processes (randp's wins of a C
 // table's processes against planet36/randp) and peerWhy (why a peer is
 // missing, or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
-		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goStat": r.goStat, "goMem": r.goMem,
+		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goMem": r.goMem,
 		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes, "chart": r.chart, "sweepSection": r.sweepSection,
 		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
