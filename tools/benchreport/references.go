@@ -173,20 +173,16 @@ func checkSchema(v reflect.Value, at string) error {
 
 // findRef is the row of one of the article's runs with that name, or nil.
 func findRef(rows []seed003Row, name string) *seed003Row {
-	for i := range rows {
-		if rows[i].Name == name {
-			return &rows[i]
-		}
+	if i := slices.IndexFunc(rows, func(r seed003Row) bool { return r.Name == name }); i >= 0 {
+		return &rows[i]
 	}
 	return nil
 }
 
-// seed000Ref finds one of dcrd's rows.
-func seed000Ref(name string) (seed000Row, bool) {
-	for _, r := range refs.Dcrd.Rows {
-		if r.Name == name {
-			return r, true
-		}
+// seed000Ref is the row of dcrd's benchstat table with that name, or none.
+func seed000Ref(name string) seed000Row {
+	if i := slices.IndexFunc(refs.Dcrd.Rows, func(r seed000Row) bool { return r.Name == name }); i >= 0 {
+		return refs.Dcrd.Rows[i]
 	}
-	return seed000Row{}, false
+	return seed000Row{}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 	"unicode"
@@ -233,4 +234,11 @@ func peerSource(from string) string {
 		return rest
 	}
 	return from
+}
+
+// hasFlags reports whether the run's CPU has every flag of a backend, from
+// the flags randp's dispatch reads (data/run.toml's backend_flags).
+func (r *report) hasFlags(flags []string) bool {
+	have := strings.Fields(r.res.run["backend_flags"])
+	return !slices.ContainsFunc(flags, func(f string) bool { return !slices.Contains(have, f) })
 }

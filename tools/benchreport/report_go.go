@@ -49,7 +49,7 @@ func (r *report) seed000Table() string {
 				geoOld, geoNew = append(geoOld, old.Center), append(geoNew, nw.Center)
 			}
 		}
-		ref, _ := seed000Ref(row.Name)
+		ref := seed000Ref(row.Name)
 		t.row(row.Name, timeCell(old, r.why(row.Old)), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 	}
 	geo := ""

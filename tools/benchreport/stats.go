@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 
 	"golang.org/x/perf/benchmath"
@@ -94,4 +95,12 @@ func per32(s stat, bits float64) string {
 		return ""
 	}
 	return ns(s.Center * 32 / bits)
+}
+
+// pct is the throughput of b as a share of a's (times per operation).
+func pct(a, b stat) string {
+	if !a.ok() || !b.ok() {
+		return "not measured"
+	}
+	return fmt.Sprintf("%.0f%%", 100*a.Center/b.Center)
 }

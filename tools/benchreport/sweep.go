@@ -70,3 +70,12 @@ func kib(n int) string {
 		return strings.TrimSpace(fmt.Sprintf("%d B", n))
 	}
 }
+
+// sweepSection is one sweep's table in the report, or why it has none.
+func (r *report) sweepSection(s sweepSpec) string {
+	t, err := sweepTable(r.res.crit, s.Name)
+	if err != nil {
+		return fmt.Sprintf("**%s**: not run in this report (%v).\n\n", s.Title, err)
+	}
+	return fmt.Sprintf("**%s**\n\n%s\n", s.Title, t)
+}

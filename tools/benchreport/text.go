@@ -54,7 +54,7 @@ func init() {
 		"hasRefs": func(group string) bool {
 			return slices.ContainsFunc(contestants.Rows[group], func(k string) bool { return contestants.C[k].Ref[group] != "" })
 		},
-		"dcrdRef": func(name string) seed000Row { row, _ := seed000Ref(name); return row },
+		"dcrdRef": seed000Ref,
 	}).Funcs(reportFuncs(nil)).ParseFS(templateFS, "templates/*.tmpl"))
 }
 
