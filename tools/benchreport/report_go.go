@@ -79,9 +79,3 @@ func geomean(v []float64) float64 {
 	}
 	return math.Exp(s / float64(len(v)))
 }
-
-// sweepStat is the Read of n bytes of the implementation impl in a Go
-// test binary's sweep.
-func sweepStat(set *goSet, impl string, n float64) stat {
-	return set.get("ReadSweep/" + impl + "/" + sizeName(n))
-}

@@ -38,7 +38,7 @@ func init() {
 		"ok": stat.ok, "plus": plus, "add": func(a, b float64) float64 { return a + b },
 		"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
 		"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
-		"compare": compare, "scaling": scaling, "get": (*goSet).get, "sweepStat": sweepStat,
+		"compare": compare, "scaling": scaling,
 		"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes,
 		// set is a copy of a template's data with more names and values, for a
 		// define that several places call with their own.
@@ -90,7 +90,7 @@ func (r *report) data() map[string]any {
 		"FillVerdicts": r.fillVerdicts(), "Turns": res.c.inTurns(), "Offsets": offsets, "OffsetsTable": table,
 		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
 		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
-		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoR": res.goRandp, "GoRuns": res.goRandp.runs(),
+		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoRuns": res.goRandp.runs(),
 		"Procs": strings.TrimPrefix(res.goRandp.procsOr(), "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
 		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Seed000": r.seed000Table(), "Purego": set, "PuregoWhy": why,
 		"PuregoImpl": res.puregoImplementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goRandp.implementation(),
