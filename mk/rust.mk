@@ -35,14 +35,16 @@ test-rust: build
 
 # The debug profile keeps overflow checks and debug assertions: the library's
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
-# state under a running call), the key-erasure scan and the fills into
-# memory whose writes fault (a debug build's frames are larger) run there too. The
+# state under a running call), the key-erasure scan, the fills into memory
+# whose writes fault (a debug build's frames are larger) and the VM snapshot
+# restores run there too. The
 # single-step test covers every instruction of the refill, first-draw,
 # attach, handout and tail paths there (some 8,000 steps in debug against
 # 600 in release), each (instruction, stack depth) pair at its first and
-# last time rather than at every step; the
+# last time rather than at every step, with a VM snapshot restored at each
+# of those steps of the refill and the tail; the
 # reseed path, a 1 MiB fill whose every word is checked in each of its
 # cases, only in release (test-rust).
 test-rust-debug:
 	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach,handout,tail \
-	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test faulting_destination --test single_step
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test faulting_destination --test vm_restore --test single_step

@@ -36,8 +36,8 @@ mod support;
 
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 mod restore {
+    use super::support::snapshot::{reseed_kernel, restore, shared, snapshot};
     use super::support::{ROLE, command, emulator, write_all};
-    use std::collections::HashSet;
     use std::io::Read;
     use std::os::unix::fs::FileExt;
     use std::path::{Path, PathBuf};
@@ -199,63 +199,6 @@ mod restore {
         );
     }
 
-    /// The child's writable mappings and their bytes.
-    struct Snapshot {
-        regions: Vec<(usize, Vec<u8>)>,
-        regs: libc::user_regs_struct,
-    }
-
-    fn snapshot(pid: libc::pid_t) -> Snapshot {
-        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap();
-        let mem = std::fs::File::open(format!("/proc/{pid}/mem")).unwrap();
-        let mut regions = Vec::new();
-        for line in maps.lines() {
-            let mut f = line.split_whitespace();
-            let (range, perms) = (f.next().unwrap(), f.next().unwrap());
-            let name = line.split_whitespace().nth(5).unwrap_or("");
-            if !perms.starts_with("rw") || name == "[vsyscall]" {
-                continue;
-            }
-            let (a, b) = range.split_once('-').unwrap();
-            let (a, b) = (usize::from_str_radix(a, 16).unwrap(), usize::from_str_radix(b, 16).unwrap());
-            let mut bytes = vec![0u8; b - a];
-            use std::os::unix::fs::FileExt;
-            mem.read_exact_at(&mut bytes, a as u64).unwrap_or_else(|e| panic!("read {line}: {e}"));
-            regions.push((a, bytes));
-        }
-        // SAFETY: user_regs_struct is plain integers.
-        let mut regs: libc::user_regs_struct = unsafe { std::mem::zeroed() };
-        assert_eq!(ptrace(libc::PTRACE_GETREGS as Request, pid, 0, &raw mut regs as usize), 0);
-        Snapshot { regions, regs }
-    }
-
-    fn restore(pid: libc::pid_t, s: &Snapshot) {
-        let mem = std::fs::OpenOptions::new().write(true).open(format!("/proc/{pid}/mem")).unwrap();
-        use std::os::unix::fs::FileExt;
-        for (a, bytes) in &s.regions {
-            mem.write_all_at(bytes, *a as u64).unwrap_or_else(|e| panic!("write back {a:#x}: {e}"));
-        }
-        assert_eq!(ptrace(libc::PTRACE_SETREGS as Request, pid, 0, &raw const s.regs as usize), 0);
-    }
-
-    /// Makes the kernel reseed its RNG (the vmgenid driver's crng_reseed),
-    /// or, where not allowed, zeroes the vDSO state at `room` in the
-    /// child, which makes the vDSO fetch a new key from the kernel as a
-    /// reseed would. Returns which it did.
-    fn reseed_kernel(pid: libc::pid_t, room: usize) -> &'static str {
-        const RNDRESEEDCRNG: libc::c_ulong = 0x5207;
-        let f = std::fs::File::open("/dev/urandom").unwrap();
-        use std::os::fd::AsRawFd;
-        // SAFETY: an ioctl with no argument on our own descriptor.
-        if unsafe { libc::ioctl(f.as_raw_fd(), RNDRESEEDCRNG as _) } == 0 {
-            return "ioctl RNDRESEEDCRNG";
-        }
-        let mem = std::fs::OpenOptions::new().write(true).open(format!("/proc/{pid}/mem")).unwrap();
-        use std::os::unix::fs::FileExt;
-        mem.write_all_at(&[0u8; 192], room as u64).unwrap();
-        "a zeroed vDSO state (not root)"
-    }
-
     /// One snapshot, two runs: the two runs' output. `vm_clock`: the file
     /// standing for the VMClock device, for `VmClockBumped` and
     /// `VmClockSame`.
@@ -308,7 +251,7 @@ mod restore {
                 bump_generation(page);
                 "none; VMClock counter bumped"
             }
-            Restore::Reseeded | Restore::MixOff => reseed_kernel(pid, state_page(pid)),
+            Restore::Reseeded | Restore::MixOff => reseed_kernel(pid),
         };
         assert_eq!(ptrace(libc::PTRACE_CONT as Request, pid, 0, 0), 0);
         wait_sigstop(pid, &watchdog);
@@ -319,33 +262,6 @@ mod restore {
         let out = reader.join().unwrap();
         assert_eq!(out.len(), 2 * RUN, "the child wrote two runs");
         (out[..RUN].to_vec(), out[RUN..].to_vec(), how_reseeded)
-    }
-
-    /// The thread state page of the child (the only one with a droppable
-    /// mapping of one page followed by its extension), from its maps.
-    fn state_page(pid: libc::pid_t) -> usize {
-        let smaps = std::fs::read_to_string(format!("/proc/{pid}/smaps")).unwrap();
-        let mut start = None;
-        for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ')
-                && let Some((a, b)) = range.split_once('-')
-                && let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
-            {
-                start = (b - a == 4096).then_some(a);
-            } else if line.starts_with("VmFlags:")
-                && line.split_whitespace().any(|f| f == "dp")
-                && let Some(a) = start
-            {
-                return a;
-            }
-        }
-        panic!("no droppable state page in the child's mappings");
-    }
-
-    /// Bytes of `b` (in 8-byte words) that also occur in `a`.
-    fn shared(a: &[u8], b: &[u8]) -> usize {
-        let seen: HashSet<&[u8]> = a.chunks_exact(8).collect();
-        8 * b.chunks_exact(8).filter(|w| seen.contains(w)).count()
     }
 
     pub fn main() {

@@ -30,6 +30,21 @@
 //! result is counted as a fork after the result was final, which only the
 //! steps at the end of the call may show.
 //!
+//! A fifth family restores a VM snapshot at step k (a refill, the reseed's
+//! and the tail's fills, where the process has the vDSO's getrandom): the
+//! tracer saves the tracee's writable memory and registers there, lets it
+//! finish the call, draw words over several refills and a direct fill of
+//! several mix intervals, and report; writes the snapshot back, makes the
+//! kernel reseed its RNG (as a restored VM's kernel does; not as root, it
+//! zeroes the vDSO's state instead) and lets it run and report again. The
+//! two runs may share at most the buffer (what the refill in flight writes,
+//! or the unread buffer at the snapshot), and for a fill one mix interval
+//! of direct output besides; what a fill wrote into the caller's memory
+//! before the snapshot is in the snapshot and is left out. Controls at a
+//! few steps: a restore with no reseed (the runs are the same) and, but
+//! for the reseed path, one with the kernel mix off (they share more than
+//! the bound).
+//!
 //! The paths: a word draw's refill (`u64` with the buffer, extension
 //! attached, empty), a reseed
 //! (a 1 MiB fill with the reseed interval used up) and a thread's first
@@ -290,6 +305,9 @@ fn case(tr: &Trace, path: Path, action: Action, k: usize, probe_at: usize, zero:
             let (words, status) = t.release(0);
             (words, status, 1)
         }
+        Action::Restore | Action::RestoreFaithful | Action::RestoreMixOff => {
+            unreachable!("restores are run by restore_case")
+        }
     };
     judge(path, action, &words, status, zero, probes)
 }
@@ -356,6 +374,9 @@ fn check(path: Path, action: Action, reports: &[Report], zero: &[u64], probes: u
             return Err(format!("{} state pages dropped, not 1", parent.dropped));
         }
         Action::Drop | Action::DropEarly => {}
+        Action::Restore | Action::RestoreFaithful | Action::RestoreMixOff => {
+            unreachable!("restores are checked by restore_case")
+        }
     }
     for r in reports {
         let who = if r.child { "child" } else { "parent" };
@@ -400,6 +421,191 @@ fn check(path: Path, action: Action, reports: &[Report], zero: &[u64], probes: u
         ));
     }
     Ok(late)
+}
+
+/// Control cases of the restore family per path (each kind), at steps
+/// spread over the call.
+const RESTORE_CONTROLS: usize = 8;
+
+/// `n` of `steps`, spread evenly from the first to the last.
+fn spread(steps: &[usize], n: usize) -> Vec<usize> {
+    if steps.len() <= n {
+        return steps.to_vec();
+    }
+    (0..n).map(|i| steps[i * (steps.len() - 1) / (n - 1)]).collect()
+}
+
+/// One restore case: a snapshot of the tracee at step `k` of the trace (its
+/// writable memory and registers), a run to its report, the snapshot
+/// written back, the kernel's RNG reseeded (not for a faithful restore),
+/// and a run again. Returns the bytes the two runs' draws share (the call's
+/// and those after it), after checking each run as [`check`] would.
+fn restore_case(tr: &Trace, path: Path, action: Action, k: usize, zero: &[u64]) -> Result<usize, String> {
+    let mut t = Tracee::start(ROLE, path, action);
+    if k > 0 {
+        let (rip, depth, nth) = tr.steps[k];
+        t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
+    }
+    let snap = support::snapshot::snapshot(t.pid);
+    // What a fill has written into the caller's memory by the snapshot is
+    // in the snapshot, and in both runs' results: it is left out.
+    let written = if path.fills() {
+        use std::os::unix::fs::FileExt;
+        let mut b = vec![0u8; tracee::LARGEST_FILL];
+        let mem = std::fs::File::open(format!("/proc/{}/mem", t.pid)).unwrap();
+        mem.read_exact_at(&mut b, t.arg).expect("read the fill's destination");
+        b.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect()
+    } else {
+        Vec::new()
+    };
+    let first = t.run_to_report();
+    support::snapshot::restore(t.pid, &snap);
+    if action != Action::RestoreFaithful {
+        support::snapshot::reseed_kernel(t.pid);
+    }
+    let second = t.run_to_report();
+    let (rest, status) = t.release(0);
+    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 && rest.is_empty()) {
+        return Err(format!("the tracee ended with {} after {} more words", describe(status), rest.len()));
+    }
+    let [a, b] = [&first, &second].map(|w| parse(w).and_then(|mut r| (r.len() == 1).then(|| r.remove(0))));
+    let (Some(a), Some(b)) = (a, b) else { return Err("unreadable reports".into()) };
+    if a.before != b.before {
+        return Err("the restored run drew otherwise before the call: the snapshot was not written back".into());
+    }
+    let state_pages = randp::internals::STATE_MAPPING_LEN / 4096;
+    let mut runs = Vec::new();
+    for (r, which) in [(&a, "first run"), (&b, "restored run")] {
+        if r.child || r.signals != 0 || r.probes != 0 || r.pages != state_pages {
+            return Err(format!(
+                "{which}: child {}, {} signals, {} probes, {} state pages mapped",
+                r.child, r.signals, r.probes, r.pages
+            ));
+        }
+        let call = r.call.iter().enumerate().filter(|&(i, w)| written.get(i) != Some(w)).map(|(_, w)| w);
+        let mut run: Vec<u64> = call.chain(&r.later).copied().collect();
+        run.sort_unstable();
+        if run[0] == 0 {
+            return Err(format!("{which}: a zero word was output"));
+        }
+        let repeated = run.windows(2).filter(|w| w[0] == w[1]).count();
+        if repeated > 0 {
+            return Err(format!("{which}: {repeated} repeated words"));
+        }
+        if sorted_common(&run, zero) > 0 {
+            return Err(format!("{which}: words of CTR output of a wiped state"));
+        }
+        runs.push(run);
+    }
+    Ok(8 * sorted_common(&runs[0], &runs[1]))
+}
+
+/// The restore family of one path: a restore at every case step, whose two
+/// runs may share at most `bound` bytes; controls at a few steps: a
+/// faithful restore (no reseed: the runs are the same) and, on the paths
+/// with no reseed from getrandom(2) in the call, a restore with the kernel
+/// mix off (the runs share more than `bound`). Returns the cases passed,
+/// failed, and the failures.
+fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize, Vec<String>) {
+    let start = std::time::Instant::now();
+    let steps = covered(&tr.steps);
+    let n = tr.steps.len() - 1;
+    let outcomes = on_workers(&steps, |&k| (k, restore_case(tr, path, Action::Restore, k, zero)));
+    let mut failures = Vec::new();
+    let mut over = Vec::new();
+    let (mut most, mut none) = (0, 0);
+    let mut failed: Vec<Outcome> = Vec::new();
+    for (k, r) in outcomes {
+        match r {
+            Ok(shared) if shared > bound => over.push((k, shared)),
+            Ok(shared) => {
+                most = most.max(shared);
+                none += usize::from(shared == 0);
+            }
+            Err(e) => failed.push((Action::Restore, k, Err(e))),
+        }
+    }
+    failures.extend(failures_of(path, &failed));
+    if !over.is_empty() {
+        over.sort_unstable();
+        let ks: Vec<usize> = over.iter().map(|o| o.0).collect();
+        let worst = over.iter().map(|o| o.1).max().unwrap();
+        failures.push(format!(
+            "{} restore: the runs share more than {bound} bytes (up to {worst}) at steps {}",
+            path.name(),
+            ranges(&ks)
+        ));
+    }
+    // The controls. The faithful restores run one at a time, after the
+    // others: a reseed of the kernel's RNG by another case would change
+    // what the vDSO gives the second run.
+    let mix_off = if path == Path::Reseed {
+        Vec::new()
+    } else {
+        let off = agreed(path.name(), || {
+            let mut t = Tracee::start(ROLE, path, Action::RestoreMixOff);
+            let (steps, _, _) = record(&t, usize::MAX);
+            t.run_to_report();
+            let _ = t.release(0);
+            steps
+        });
+        let off_trace = Trace { steps: off, kernel_calls: 0, after_kernel: None };
+        let at = spread(&(0..off_trace.steps.len()).collect::<Vec<_>>(), RESTORE_CONTROLS);
+        on_workers(&at, |&k| (k, restore_case(&off_trace, path, Action::RestoreMixOff, k, zero)))
+    };
+    let faithful: Vec<(usize, Result<usize, String>)> = spread(&steps, RESTORE_CONTROLS)
+        .into_iter()
+        .map(|k| (k, restore_case(tr, path, Action::RestoreFaithful, k, zero)))
+        .collect();
+    let mut control_failed = 0;
+    for (what, outcomes) in [("faithful restore", &faithful), ("restore with the mix off", &mix_off)] {
+        for (k, r) in outcomes {
+            match r {
+                Ok(shared) if *shared > bound => {}
+                Ok(shared) => {
+                    control_failed += 1;
+                    failures.push(format!(
+                        "{} control: a {what} at step {k}: the runs share only {shared} bytes (the harness sees no repeat)",
+                        path.name()
+                    ));
+                }
+                Err(e) => {
+                    control_failed += 1;
+                    failures.push(format!("{} control: a {what} at step {k}: {e}", path.name()));
+                }
+            }
+        }
+    }
+    let least = |o: &[(usize, Result<usize, String>)]| match o.iter().filter_map(|r| r.1.as_ref().ok()).min() {
+        Some(n) => format!("{n} B"),
+        None => "nothing".into(),
+    };
+    let bad = failed.len() + over.len();
+    println!(
+        "single step: {}: a restore (a snapshot of memory and registers, a run, the snapshot written back, the \
+         kernel's RNG reseeded by {}, a run again) at {} (0..={n}): the runs share at most {most} B (bound \
+         {bound}), nothing at {none} steps; {bad} failed, {:.1} s; controls: a faithful restore at {} steps shares \
+         at least {}; {}; {control_failed} failed",
+        path.name(),
+        if reseed_allowed() { "ioctl RNDRESEEDCRNG" } else { "zeroing the vDSO state (not root)" },
+        coverage(steps.len(), n + 1),
+        start.elapsed().as_secs_f64(),
+        faithful.len(),
+        least(&faithful),
+        if mix_off.is_empty() {
+            "none with the mix off (the call reseeds from getrandom(2), which no restore repeats)".to_string()
+        } else {
+            format!("one with the mix off at {} steps at least {}", mix_off.len(), least(&mix_off))
+        },
+    );
+    let cases = steps.len() + faithful.len() + mix_off.len();
+    (cases - bad - control_failed, bad + control_failed, failures)
+}
+
+/// Whether this process may make the kernel reseed its RNG (root).
+fn reseed_allowed() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
 }
 
 /// `[1, 2, 3, 7]` as "1-3 7".
@@ -558,7 +764,35 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
             AFTER_DROP_STEPS.min(after),
         );
     }
-    (outcomes.len() + late_drop.len() - failed - late_bad, failed + late_bad, failures)
+    let (mut passed, mut failed) = (outcomes.len() + late_drop.len() - failed - late_bad, failed + late_bad);
+    if path.restored() {
+        if let Some(bound) = restore_bound(path) {
+            let (ok, bad, why) = restores(&tr, path, bound, zero);
+            passed += ok;
+            failed += bad;
+            failures.extend(why);
+        } else {
+            println!(
+                "single step: {}: restores NOT TESTED: no vDSO getrandom here, so randp keeps no bound after a \
+                 restore but its reseed interval",
+                path.name()
+            );
+        }
+    }
+    (passed, failed, failures)
+}
+
+/// What two runs from one snapshot may share on `path` at most: the buffer
+/// (the refill in flight), and for the paths that write directly a mix
+/// interval of direct output besides; `None` where the process has no vDSO
+/// getrandom to mix in.
+fn restore_bound(path: Path) -> Option<usize> {
+    if !randp::internals::kernel_mix_available() {
+        return None;
+    }
+    let buffer = randp::internals::thread_buffer_len().expect("a userspace state");
+    assert!(buffer > randp::internals::DEFAULT_BLOCKS * 16, "the extension is attached in the tracer");
+    Some(if path == Path::Refill { buffer } else { buffer + randp::internals::MIX_DIRECT })
 }
 
 fn main() {
@@ -600,6 +834,7 @@ fn main() {
         libc::personality(persona);
     }
     // A dropped page reads back as zeroes only where it is droppable.
+    black_box(randp::u64());
     black_box(randp::u64());
     let mapping = randp::internals::state_mapping();
     let droppable = mapping == Some("droppable");

@@ -39,6 +39,17 @@ pub enum Action {
     /// last instruction before its result is final, after the call has
     /// gone on over the dropped page.
     DropEarly = 3,
+    /// No signal: the tracer snapshots the process at the step, lets it
+    /// finish and report, writes the snapshot back, reseeds the kernel's
+    /// RNG (as a restored VM's kernel does) and lets it run again.
+    Restore = 4,
+    /// Control: as [`Action::Restore`] with no reseed: the two runs must be
+    /// the same.
+    RestoreFaithful = 5,
+    /// Control: as [`Action::Restore`] with the kernel mix switched off
+    /// from the start (`internals::set_kernel_mix_off`): the two runs share
+    /// up to randp's next reseed from getrandom(2).
+    RestoreMixOff = 6,
 }
 
 impl Path {
@@ -65,20 +76,48 @@ impl Path {
         }
     }
 
+    /// Whether the restore family runs on the path: a refill, and the
+    /// fills that write directly.
+    pub fn restored(self) -> bool {
+        matches!(self, Path::Refill | Path::Reseed | Path::Tail)
+    }
+
+    /// Whether the call under test is a fill (into memory that the tracee
+    /// passes as its first argument), not a word draw.
+    pub fn fills(self) -> bool {
+        matches!(self, Path::Reseed | Path::Tail)
+    }
+
     pub fn from_name(s: &str) -> Path {
         *Path::ALL.iter().find(|p| p.name() == s).unwrap_or_else(|| panic!("path {s}"))
     }
 }
 
 impl Action {
-    pub const ALL: [Action; 3] = [Action::Fork, Action::Drop, Action::DropEarly];
+    pub const ALL: [Action; 6] = [
+        Action::Fork,
+        Action::Drop,
+        Action::DropEarly,
+        Action::Restore,
+        Action::RestoreFaithful,
+        Action::RestoreMixOff,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Action::Fork => "fork",
             Action::Drop => "drop",
             Action::DropEarly => "drop-early",
+            Action::Restore => "restore",
+            Action::RestoreFaithful => "restore-faithful",
+            Action::RestoreMixOff => "restore-mix-off",
         }
+    }
+
+    /// Whether the tracer snapshots and restores the tracee (which then
+    /// stops after each report) rather than signal it.
+    pub fn restores(self) -> bool {
+        matches!(self, Action::Restore | Action::RestoreFaithful | Action::RestoreMixOff)
     }
 
     pub fn from_name(s: &str) -> Action {

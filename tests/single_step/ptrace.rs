@@ -7,7 +7,11 @@ use std::os::unix::process::CommandExt;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ChildStdout, Command, Stdio};
 
-use super::protocol::{Action, HEADER, HEADER_WORDS, Path};
+use super::protocol::{Action, HEADER, HEADER_WORDS, Path, REPORT};
+
+/// How long a tracee may live; past it the tracee is killed, which fails
+/// its case (a tracee that ends while traced fails the tracer's wait).
+const LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A stopped tracee and the call it is in.
 pub struct Tracee {
@@ -25,6 +29,25 @@ pub struct Tracee {
     /// Where the call under test returns to, and the stack pointer then.
     ret: u64,
     rsp_after: u64,
+    /// The call's first argument (the destination of a fill).
+    pub arg: u64,
+    /// Dropped once the tracee has ended, before it is reaped: until then,
+    /// a thread kills the tracee when it outlives [`LIMIT`].
+    watchdog: Option<std::sync::mpsc::Sender<()>>,
+}
+
+/// Kills `pid` if `done` is neither sent to nor dropped within [`LIMIT`].
+fn watch(pid: libc::pid_t) -> std::sync::mpsc::Sender<()> {
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if wait.recv_timeout(LIMIT) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            eprintln!("single step: tracee {pid} ran for more than {LIMIT:?}: killed");
+            // SAFETY: a signal to our own child, not yet reaped (the sender
+            // is dropped before the reaping).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
+    done
 }
 
 /// What one step did.
@@ -101,6 +124,7 @@ impl Tracee {
         let mut child = cmd.spawn().expect("spawn the tracee");
         let pid = child.id() as libc::pid_t;
         let stdout = child.stdout.take().unwrap();
+        let watchdog = Some(watch(pid));
         assert_eq!(wait_stop(pid), libc::SIGTRAP, "the tracee did not stop at exec");
         assert_eq!(ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_EXITKILL as u64), 0);
         let mut t = Tracee {
@@ -113,6 +137,8 @@ impl Tracee {
             restorer: 0,
             ret: 0,
             rsp_after: 0,
+            arg: 0,
+            watchdog,
         };
         t.cont(0);
         let header = t.read_words(1 + HEADER_WORDS).expect("the tracee's header");
@@ -126,6 +152,7 @@ impl Tracee {
         let regs = t.regs();
         t.ret = t.peek(regs.rsp);
         t.rsp_after = regs.rsp + 8;
+        t.arg = regs.rdi;
         t
     }
 
@@ -304,9 +331,25 @@ impl Tracee {
         assert_eq!(ptrace(libc::PTRACE_DETACH, self.pid, 0, sig as u64), 0, "PTRACE_DETACH");
         let mut bytes = Vec::new();
         self.stdout.read_to_end(&mut bytes).expect("read the tracee's reports");
+        self.watchdog.take();
         let status = self.child.wait().expect("reap the tracee").into_raw();
         let words = bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect();
         (words, status)
+    }
+
+    /// Continues the tracee (a restore's) to the stop after its next report,
+    /// and returns that report's words (its magic first).
+    pub fn run_to_report(&mut self) -> Vec<u64> {
+        self.cont(0);
+        let mut words = self.read_words(7).expect("a report's fixed words");
+        assert_eq!(words[0], REPORT, "a report");
+        for _ in 0..4 {
+            let n = self.read_words(1).expect("a report's list length")[0] as usize;
+            words.push(n as u64);
+            words.extend(self.read_words(n).expect("a report's list"));
+        }
+        assert_eq!(wait_stop(self.pid), libc::SIGSTOP, "the tracee stops after its report");
+        words
     }
 
     /// Reads `n` words from the tracee's stdout.

@@ -4,7 +4,10 @@
 //! and for an early drop SIGUSR2 later), draws more, and reports everything
 //! it drew. SIGUSR1's handler forks or drops the state page, then draws
 //! (not after an early drop); a forked child reports as well. SIGUSR2's
-//! handler draws.
+//! handler draws. For a restore the tracer sends no signal: the tracee draws
+//! more after the call and stops after its report, where the tracer writes
+//! back the snapshot it took in the call (and the tracee runs from there
+//! again, and reports again) or lets it go.
 
 use super::protocol::{Action, HEADER, Path, REPORT, Report};
 use super::state_pages;
@@ -15,6 +18,11 @@ const MIB: usize = 1 << 20;
 /// Word draws after the call: more than two buffers' worth.
 const LATER_WORDS: usize = 1000;
 const LATER_FILL: usize = 4096;
+/// After a call that the tracer restores, more: words over several
+/// refills, then a direct fill of several mix intervals, so that what the
+/// two runs may share (a buffer and a mix interval) is a small part of it.
+const RESTORE_LATER_WORDS: usize = 2048;
+const RESTORE_LATER_FILL: usize = 128 << 10;
 
 static ACTION: AtomicU8 = AtomicU8::new(0);
 static IS_CHILD: AtomicBool = AtomicBool::new(false);
@@ -79,6 +87,9 @@ const TAIL_FILL: usize = 2048 + 8;
 /// output, the first after a reseed, the second (where the vDSO has
 /// getrandom) after a mix of the kernel's output.
 const RESEED_FILL: usize = 2 * randp::internals::MIX_DIRECT;
+
+/// The largest fill under test.
+pub const LARGEST_FILL: usize = RESEED_FILL;
 
 /// The fill under test on the reseed path.
 #[inline(never)]
@@ -198,6 +209,9 @@ pub fn run(path: Path, action: Action) -> ! {
         sa.sa_sigaction = on_probe as extern "C" fn(libc::c_int) as usize;
         assert_eq!(libc::sigaction(libc::SIGUSR2, &sa, std::ptr::null_mut()), 0);
     }
+    if action == Action::RestoreMixOff {
+        randp::internals::set_kernel_mix_off(true);
+    }
     let mut big = vec![0u8; MIB];
     let before = prepare(path, &mut big);
     let entry = match path {
@@ -231,10 +245,16 @@ pub fn run(path: Path, action: Action) -> ! {
         }
         Path::Refill | Path::FirstDraw | Path::Attach | Path::Handout => vec![draw_word()],
     };
-    let mut later: Vec<u64> = (0..LATER_WORDS).map(|_| black_box(randp::u64())).collect();
+    let restores = action.restores();
+    let later_words = if restores { RESTORE_LATER_WORDS } else { LATER_WORDS };
+    let mut later: Vec<u64> = (0..later_words).map(|_| black_box(randp::u64())).collect();
     let mut fill = vec![0u8; LATER_FILL];
     randp::fill_bytes(&mut fill);
     later.extend(words(&fill));
+    if restores {
+        randp::fill_bytes(&mut big[..RESTORE_LATER_FILL]);
+        later.extend(words(&big[..RESTORE_LATER_FILL]));
+    }
 
     let child = IS_CHILD.load(Relaxed);
     let mut child_status = -1;
@@ -266,6 +286,12 @@ pub fn run(path: Path, action: Action) -> ! {
     let mut out = vec![REPORT];
     report.encode(&mut out);
     super::write_words(1, &out);
+    if restores {
+        // SAFETY: stops this process for the tracer, which writes the
+        // snapshot back (the process then runs from there again) or lets
+        // it go.
+        unsafe { libc::raise(libc::SIGSTOP) };
+    }
     // SAFETY: leaves without running exit handlers (the forked child shares
     // them with its parent).
     unsafe { libc::_exit(0) }

@@ -8,6 +8,8 @@
 pub mod amx;
 #[cfg(target_os = "linux")]
 pub mod scan;
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+pub mod snapshot;
 
 use std::ffi::OsStr;
 use std::process::{Command, Output};
