@@ -42,7 +42,7 @@ test-rust: build
 # attach, handout and tail paths there (some 8,000 steps in debug against
 # 600 in release), each (instruction, stack depth) pair at its first and
 # last time rather than at every step, with a VM snapshot restored at each
-# of those steps of the refill and the tail; the
+# of those steps of the refill (of the fills too in release); the
 # reseed path, a 1 MiB fill whose every word is checked in each of its
 # cases, only in release (test-rust).
 test-rust-debug:

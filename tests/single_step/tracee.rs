@@ -18,11 +18,13 @@ const MIB: usize = 1 << 20;
 /// Word draws after the call: more than two buffers' worth.
 const LATER_WORDS: usize = 1000;
 const LATER_FILL: usize = 4096;
-/// After a call that the tracer restores, more: words over several
-/// refills, then a direct fill of several mix intervals, so that what the
-/// two runs may share (a buffer and a mix interval) is a small part of it.
+/// After a call that the tracer restores, more: words over two refills,
+/// then a direct fill (after a fill, of two mix intervals), so that what
+/// the two runs may share (a buffer, and after a fill a mix interval) is a
+/// small part of it.
 const RESTORE_LATER_WORDS: usize = 2048;
-const RESTORE_LATER_FILL: usize = 128 << 10;
+const RESTORE_LATER_FILL: usize = 16 << 10;
+const RESTORE_LATER_FILL_AFTER_FILL: usize = 128 << 10;
 
 static ACTION: AtomicU8 = AtomicU8::new(0);
 static IS_CHILD: AtomicBool = AtomicBool::new(false);
@@ -252,8 +254,9 @@ pub fn run(path: Path, action: Action) -> ! {
     randp::fill_bytes(&mut fill);
     later.extend(words(&fill));
     if restores {
-        randp::fill_bytes(&mut big[..RESTORE_LATER_FILL]);
-        later.extend(words(&big[..RESTORE_LATER_FILL]));
+        let n = if path.fills() { RESTORE_LATER_FILL_AFTER_FILL } else { RESTORE_LATER_FILL };
+        randp::fill_bytes(&mut big[..n]);
+        later.extend(words(&big[..n]));
     }
 
     let child = IS_CHILD.load(Relaxed);
@@ -266,7 +269,9 @@ pub fn run(path: Path, action: Action) -> ! {
         child,
         signals: SIGNALS.load(Relaxed),
         dropped: DROPPED.load(Relaxed),
-        pages: state_pages::count(),
+        // Not read for a restore, whose cases are many and check what the
+        // runs share: parsing smaps would be most of a debug case's time.
+        pages: if restores { 0 } else { state_pages::count() },
         child_status,
         probes: PROBES.load(Relaxed),
         handler: {
