@@ -37,17 +37,11 @@ mod support;
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 mod restore {
     use super::support::snapshot::{reseed_kernel, restore, shared, snapshot};
+    use super::support::watchdog::Watchdog;
     use super::support::{ROLE, command, emulator, write_all};
     use std::io::Read;
     use std::os::unix::fs::FileExt;
     use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
-    use std::sync::{Arc, mpsc};
-    use std::time::Duration;
-
-    /// How long a child may run before it is killed and the test fails.
-    const LIMIT: Duration = Duration::from_secs(60);
-
     /// Bytes each run draws: twice the reseed interval.
     const RUN: usize = 2 << 20;
     /// Bytes drawn before the snapshot, so that the state, its extension
@@ -151,39 +145,6 @@ mod restore {
         // SAFETY: every request made here reads or writes the tracee only,
         // or a user_regs_struct that the caller passes by address.
         unsafe { libc::ptrace(req, pid, addr as *mut libc::c_void, data as *mut libc::c_void) as i64 }
-    }
-
-    /// Kills child `pid` with SIGKILL if it is not done within [`LIMIT`].
-    struct Watchdog {
-        done: Option<mpsc::Sender<()>>,
-        fired: Arc<AtomicBool>,
-    }
-
-    impl Watchdog {
-        fn start(pid: libc::pid_t) -> Watchdog {
-            let (done, wait) = mpsc::channel::<()>();
-            let fired = Arc::new(AtomicBool::new(false));
-            let f = fired.clone();
-            std::thread::spawn(move || {
-                if wait.recv_timeout(LIMIT) == Err(mpsc::RecvTimeoutError::Timeout) {
-                    f.store(true, SeqCst);
-                    // SAFETY: a signal to our own child, not yet reaped.
-                    unsafe { libc::kill(pid, libc::SIGKILL) };
-                }
-            });
-            Watchdog { done: Some(done), fired }
-        }
-
-        /// Panics if the watchdog killed the child.
-        fn check(&self, what: &str) {
-            assert!(!self.fired.load(SeqCst), "{what}: the child ran for more than {LIMIT:?} and was killed");
-        }
-
-        /// Stops the watchdog: call it once the child is reaped.
-        fn finish(mut self, what: &str) {
-            self.done.take();
-            self.check(what);
-        }
     }
 
     /// Waits for the child's next stop, which must be by SIGSTOP.

@@ -8,10 +8,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ChildStdout, Command, Stdio};
 
 use super::protocol::{Action, HEADER, HEADER_WORDS, Path, REPORT};
-
-/// How long a tracee may live; past it the tracee is killed, which fails
-/// its case (a tracee that ends while traced fails the tracer's wait).
-const LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+use super::support::watchdog::Watchdog;
 
 /// A stopped tracee and the call it is in.
 pub struct Tracee {
@@ -31,23 +28,10 @@ pub struct Tracee {
     rsp_after: u64,
     /// The call's first argument (the destination of a fill).
     pub arg: u64,
-    /// Dropped once the tracee has ended, before it is reaped: until then,
-    /// a thread kills the tracee when it outlives [`LIMIT`].
-    watchdog: Option<std::sync::mpsc::Sender<()>>,
-}
-
-/// Kills `pid` if `done` is neither sent to nor dropped within [`LIMIT`].
-fn watch(pid: libc::pid_t) -> std::sync::mpsc::Sender<()> {
-    let (done, wait) = std::sync::mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        if wait.recv_timeout(LIMIT) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
-            eprintln!("single step: tracee {pid} ran for more than {LIMIT:?}: killed");
-            // SAFETY: a signal to our own child, not yet reaped (the sender
-            // is dropped before the reaping).
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-    });
-    done
+    /// Dropped once the tracee has ended, before it is reaped: until then
+    /// it kills a tracee that runs too long, which fails its case (a tracee
+    /// that ends while traced fails the tracer's wait, or its outcome).
+    watchdog: Option<Watchdog>,
 }
 
 /// What one step did.
@@ -124,7 +108,7 @@ impl Tracee {
         let mut child = cmd.spawn().expect("spawn the tracee");
         let pid = child.id() as libc::pid_t;
         let stdout = child.stdout.take().unwrap();
-        let watchdog = Some(watch(pid));
+        let watchdog = Some(Watchdog::start(pid));
         assert_eq!(wait_stop(pid), libc::SIGTRAP, "the tracee did not stop at exec");
         assert_eq!(ptrace(libc::PTRACE_SETOPTIONS, pid, 0, libc::PTRACE_O_EXITKILL as u64), 0);
         let mut t = Tracee {

@@ -10,6 +10,8 @@ pub mod amx;
 pub mod scan;
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 pub mod snapshot;
+#[cfg(unix)]
+pub mod watchdog;
 
 use std::ffi::OsStr;
 use std::process::{Command, Output};
