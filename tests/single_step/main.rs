@@ -181,11 +181,15 @@ fn coverage(cases: usize, steps: usize) -> String {
     }
 }
 
-fn trace(path: Path) -> Trace {
+/// The recording of `path` with `action`'s tracee, which two runs agree on.
+fn trace(path: Path, action: Action) -> Trace {
     agreed(path.name(), || {
-        let t = Tracee::start(ROLE, path, Action::Drop);
+        let mut t = Tracee::start(ROLE, path, action);
         let (steps, kernel_calls, after_kernel) = record(&t, usize::MAX);
-        let (words, status) = t.release(0);
+        // A restore's tracee stops after its report, for the tracer.
+        let report = if action.restores() { t.run_to_report() } else { Vec::new() };
+        let (mut words, status) = t.release(0);
+        words.extend(report);
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
         assert!(words.contains(&REPORT));
         Trace { steps, kernel_calls, after_kernel }
@@ -407,22 +411,32 @@ fn check(path: Path, action: Action, reports: &[Report], zero: &[u64], probes: u
         let call = if late { &[][..] } else { &c.call[..] };
         all.extend(c.handler.iter().chain(call).chain(&c.later));
     }
-    all.sort_unstable();
-    if all[0] == 0 {
+    check_fresh(&mut all, zero)?;
+    Ok(late)
+}
+
+/// Sorts `words` and checks that none is zero, none appears twice, and none
+/// is CTR output of a wiped state (`zero`, sorted).
+fn check_fresh(words: &mut [u64], zero: &[u64]) -> Result<(), String> {
+    words.sort_unstable();
+    if words.first() == Some(&0) {
         return Err("a zero word was output".into());
     }
-    let repeated = all.windows(2).filter(|w| w[0] == w[1]).count();
+    let repeated = words.windows(2).filter(|w| w[0] == w[1]).count();
     if repeated > 0 {
         return Err(format!("{repeated} repeated words"));
     }
-    let under_zero = sorted_common(&all, zero);
+    let under_zero = sorted_common(words, zero);
     if under_zero > 0 {
         return Err(format!(
             "{under_zero} words of CTR output under the all-zero key or all-zero round keys (a wiped state)"
         ));
     }
-    Ok(late)
+    Ok(())
 }
+
+/// A restore case's step, and what [`restore_case`] returned.
+type RestoreOutcome = (usize, Result<(usize, &'static str), String>);
 
 /// Control cases of the restore family per path (each kind), at steps
 /// spread over the call.
@@ -440,8 +454,15 @@ fn spread(steps: &[usize], n: usize) -> Vec<usize> {
 /// writable memory and registers), a run to its report, the snapshot
 /// written back, the kernel's RNG reseeded (not for a faithful restore),
 /// and a run again. Returns the bytes the two runs' draws share (the call's
-/// and those after it), after checking each run as [`check`] would.
-fn restore_case(tr: &Trace, path: Path, action: Action, k: usize, zero: &[u64]) -> Result<usize, String> {
+/// and those after it), after checking each run with [`check_fresh`], and
+/// how the kernel's RNG was reseeded.
+fn restore_case(
+    tr: &Trace,
+    path: Path,
+    action: Action,
+    k: usize,
+    zero: &[u64],
+) -> Result<(usize, &'static str), String> {
     let mut t = Tracee::start(ROLE, path, action);
     if k > 0 {
         let (rip, depth, nth) = tr.steps[k];
@@ -450,20 +471,15 @@ fn restore_case(tr: &Trace, path: Path, action: Action, k: usize, zero: &[u64]) 
     let snap = support::snapshot::snapshot(t.pid);
     // What a fill has written into the caller's memory by the snapshot is
     // in the snapshot, and in both runs' results: it is left out.
-    let written = if path.fills() {
-        use std::os::unix::fs::FileExt;
-        let mut b = vec![0u8; tracee::LARGEST_FILL];
-        let mem = std::fs::File::open(format!("/proc/{}/mem", t.pid)).unwrap();
-        mem.read_exact_at(&mut b, t.arg).expect("read the fill's destination");
+    let written: Vec<u64> = if path.fills() {
+        let b = snap.bytes_at(t.arg as usize, tracee::LARGEST_FILL).expect("the fill's destination is in the snapshot");
         b.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect()
     } else {
         Vec::new()
     };
     let first = t.run_to_report();
     support::snapshot::restore(t.pid, &snap);
-    if action != Action::RestoreFaithful {
-        support::snapshot::reseed_kernel(t.pid);
-    }
+    let how = if action == Action::RestoreFaithful { "none" } else { support::snapshot::reseed_kernel(t.pid) };
     let second = t.run_to_report();
     let (rest, status) = t.release(0);
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 && rest.is_empty()) {
@@ -481,20 +497,10 @@ fn restore_case(tr: &Trace, path: Path, action: Action, k: usize, zero: &[u64]) 
         }
         let call = r.call.iter().enumerate().filter(|&(i, w)| written.get(i) != Some(w)).map(|(_, w)| w);
         let mut run: Vec<u64> = call.chain(&r.later).copied().collect();
-        run.sort_unstable();
-        if run[0] == 0 {
-            return Err(format!("{which}: a zero word was output"));
-        }
-        let repeated = run.windows(2).filter(|w| w[0] == w[1]).count();
-        if repeated > 0 {
-            return Err(format!("{which}: {repeated} repeated words"));
-        }
-        if sorted_common(&run, zero) > 0 {
-            return Err(format!("{which}: words of CTR output of a wiped state"));
-        }
+        check_fresh(&mut run, zero).map_err(|e| format!("{which}: {e}"))?;
         runs.push(run);
     }
-    Ok(8 * sorted_common(&runs[0], &runs[1]))
+    Ok((8 * sorted_common(&runs[0], &runs[1]), how))
 }
 
 /// The restore family of one path: a restore at every case step, whose two
@@ -510,12 +516,15 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
     let outcomes = on_workers(&steps, |&k| (k, restore_case(tr, path, Action::Restore, k, zero)));
     let mut failures = Vec::new();
     let mut over = Vec::new();
-    let (mut most, mut none) = (0, 0);
+    let (mut most, mut none, mut reseeded_by) = (0, 0, "no case");
     let mut failed: Vec<Outcome> = Vec::new();
     for (k, r) in outcomes {
+        if let Ok((_, how)) = r {
+            reseeded_by = how;
+        }
         match r {
-            Ok(shared) if shared > bound => over.push((k, shared)),
-            Ok(shared) => {
+            Ok((shared, _)) if shared > bound => over.push((k, shared)),
+            Ok((shared, _)) => {
                 most = most.max(shared);
                 none += usize::from(shared == 0);
             }
@@ -539,18 +548,11 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
     let mix_off = if path == Path::Reseed {
         Vec::new()
     } else {
-        let off = agreed(path.name(), || {
-            let mut t = Tracee::start(ROLE, path, Action::RestoreMixOff);
-            let (steps, _, _) = record(&t, usize::MAX);
-            t.run_to_report();
-            let _ = t.release(0);
-            steps
-        });
-        let off_trace = Trace { steps: off, kernel_calls: 0, after_kernel: None };
+        let off_trace = trace(path, Action::RestoreMixOff);
         let at = spread(&(0..off_trace.steps.len()).collect::<Vec<_>>(), RESTORE_CONTROLS);
         on_workers(&at, |&k| (k, restore_case(&off_trace, path, Action::RestoreMixOff, k, zero)))
     };
-    let faithful: Vec<(usize, Result<usize, String>)> = spread(&steps, RESTORE_CONTROLS)
+    let faithful: Vec<RestoreOutcome> = spread(&steps, RESTORE_CONTROLS)
         .into_iter()
         .map(|k| (k, restore_case(tr, path, Action::RestoreFaithful, k, zero)))
         .collect();
@@ -558,8 +560,8 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
     for (what, outcomes) in [("faithful restore", &faithful), ("restore with the mix off", &mix_off)] {
         for (k, r) in outcomes {
             match r {
-                Ok(shared) if *shared > bound => {}
-                Ok(shared) => {
+                Ok((shared, _)) if *shared > bound => {}
+                Ok((shared, _)) => {
                     control_failed += 1;
                     failures.push(format!(
                         "{} control: a {what} at step {k}: the runs share only {shared} bytes (the harness sees no repeat)",
@@ -573,7 +575,7 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
             }
         }
     }
-    let least = |o: &[(usize, Result<usize, String>)]| match o.iter().filter_map(|r| r.1.as_ref().ok()).min() {
+    let least = |o: &[RestoreOutcome]| match o.iter().filter_map(|r| r.1.as_ref().ok()).map(|r| r.0).min() {
         Some(n) => format!("{n} B"),
         None => "nothing".into(),
     };
@@ -584,7 +586,7 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
          {bound}), nothing at {none} steps; {bad} failed, {:.1} s; controls: a faithful restore at {} steps shares \
          at least {}; {}; {control_failed} failed",
         path.name(),
-        if reseed_allowed() { "ioctl RNDRESEEDCRNG" } else { "zeroing the vDSO state (not root)" },
+        reseeded_by,
         coverage(steps.len(), n + 1),
         start.elapsed().as_secs_f64(),
         faithful.len(),
@@ -597,12 +599,6 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
     );
     let cases = steps.len() + faithful.len() + mix_off.len();
     (cases - bad - control_failed, bad + control_failed, failures)
-}
-
-/// Whether this process may make the kernel reseed its RNG (root).
-fn reseed_allowed() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// `[1, 2, 3, 7]` as "1-3 7".
@@ -668,7 +664,7 @@ fn failures_of(path: Path, outcomes: &[Outcome]) -> Vec<String> {
 
 /// Every case of one path; returns its failures.
 fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<String>) {
-    let tr = trace(path);
+    let tr = trace(path, Action::Drop);
     let n = tr.steps.len() - 1;
     // The path is the one meant: a refill runs a keystream kernel; a reseed
     // mixes the seed in first.

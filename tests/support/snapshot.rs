@@ -46,6 +46,15 @@ pub fn snapshot(pid: libc::pid_t) -> Snapshot {
     Snapshot { regions, regs }
 }
 
+impl Snapshot {
+    /// The `len` bytes at `addr` as saved, if one writable mapping held
+    /// them all.
+    pub fn bytes_at(&self, addr: usize, len: usize) -> Option<&[u8]> {
+        let (start, bytes) = self.regions.iter().find(|(a, b)| (*a..*a + b.len()).contains(&addr))?;
+        bytes.get(addr - start..addr - start + len)
+    }
+}
+
 /// Writes `s` back into `pid`, stopped under this process: every mapping
 /// saved (each must still be there) and the registers.
 pub fn restore(pid: libc::pid_t, s: &Snapshot) {
