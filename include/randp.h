@@ -79,6 +79,17 @@ int64_t randp_int63(void);
 uint64_t randp_uint64(void);
 
 /**
+ * Returns 1 if this process reads a VM generation counter (Linux 6.13+, the
+ * VMClock device, `/dev/vmclock0`, root-only by default), else 0. Where it
+ * does, every thread compares the counter before it hands out a byte, so
+ * a clone of a restored VM snapshot repeats nothing of its original's
+ * output; a caller that keeps the library's output in a buffer of its own
+ * (the Go module's sources) keeps none there, for the clone would repeat
+ * it.
+ */
+int randp_vm_generation_readable(void);
+
+/**
  * Fills `buf` with `len` random bytes and returns 0.
  *
  * `len == 0` does nothing and returns 0 (`buf` may then be NULL). A NULL

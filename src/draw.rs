@@ -200,6 +200,21 @@ pub fn uses_userspace_generator() -> bool {
     crate::thread_state::uses_generator()
 }
 
+/// Whether this process reads a VM generation counter: on Linux 6.13+, the
+/// VMClock device's (`/dev/vmclock0`, which only root may open by default),
+/// where the hypervisor keeps one. Where it does, each thread's generator
+/// compares the counter before it hands out any byte, and a clone of a
+/// restored VM snapshot discards its state and reseeds rather than repeat
+/// its original's output; such draws skip the fast path, and cost several
+/// times as much. Looks once per process; false on Windows.
+///
+/// ```
+/// println!("VM generation counter: {}", randp::vm_generation_readable());
+/// ```
+pub fn vm_generation_readable() -> bool {
+    crate::os::vm_generation_available()
+}
+
 /// The name of the keystream backend this process uses, chosen once at run
 /// time: `"vaes512"`, `"vaes256"` or `"aesni"` (x86_64 kernels on the CPU's
 /// AES instructions), or `"portable"` (the `aes` crate: ARMv8 AES on aarch64,

@@ -29,11 +29,13 @@
 //! vDSO follows the kernel's reseeds, so two copies of a thread's state (a
 //! VM snapshot restored twice) part ways at their next refill once each
 //! guest kernel has reseeded. Where the process can read the VMClock
-//! device's VM generation counter (Linux 6.13+), a thread records it at
-//! each reseed and checks it at each refill and direct write: a restored
-//! clone then discards its state and reseeds from getrandom(2), and may
-//! repeat only the unread bytes of its buffer (word draws and smaller fills
-//! are served from it unchecked). On x86_64
+//! device's VM generation counter (Linux 6.13+) when a thread's state is
+//! seeded, the thread records it at each reseed and compares it before it
+//! hands out any byte, buffered or direct: a restored clone then discards
+//! its state and reseeds from getrandom(2), and repeats nothing. (Such a
+//! thread serves every draw through the slower path that reads the
+//! counter, and its buffer stays 3,328 bytes; elsewhere nothing changes.)
+//! On x86_64
 //! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
 //! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
 //! every key in the state or in registers, never on the stack, and run as
@@ -113,6 +115,7 @@ mod prefault;
 mod rng;
 mod thread_state;
 
+pub use draw::vm_generation_readable;
 pub use draw::{fill_bytes, keystream_backend, lt_u32, lt_u64, u8, u16, u32, u64, uses_userspace_generator};
 pub use rand_core;
 pub use rng::Randp;
@@ -262,24 +265,17 @@ pub mod internals {
 
     /// Makes the process read the VM generation counter from the file at
     /// `path`, which stands for the VMClock device (`/dev/vmclock0`), for
-    /// the tests that model a restored VM snapshot. Call it before the
-    /// first draw of the process (the device is looked up once); the path
-    /// is kept for the life of the process. Linux only (does nothing on
-    /// Windows).
+    /// the tests that model a restored VM snapshot
+    /// ([`crate::vm_generation_readable`] then says whether it holds a
+    /// valid page). Call it before the first draw of the process (the
+    /// device is looked up once); the path is kept for the life of the
+    /// process. Linux only (does nothing on Windows).
     ///
     /// # Panics
     /// If `path` contains a NUL byte.
     pub fn set_vm_clock_path(path: &str) {
         let path = alloc::ffi::CString::new(path).expect("set_vm_clock_path: a path without NUL bytes");
         crate::os::set_vm_clock_path(alloc::boxed::Box::leak(path.into_boxed_c_str()))
-    }
-
-    /// Whether this process reads a VM generation counter: the VMClock
-    /// device (or the file [`set_vm_clock_path`] named) could be opened and
-    /// mapped, its header is valid (magic, version 1, long enough) and says
-    /// the counter is present, and the counter could be read. Looks once.
-    pub fn vm_generation_available() -> bool {
-        crate::os::vm_generation_available()
     }
 
     /// The keystream engine alone, for benchmarks: AES-256-CTR under a key

@@ -84,10 +84,10 @@ impl KernelMix for ThreadKernelMix {
     }
 
     /// The OS's VM generation counter ([`os::vm_generation`]: on Linux the
-    /// VMClock device's), which a thread's generator checks at each refill
-    /// and direct write; a change discards the state as a dropped page is
-    /// discarded. Word draws and fills served from the buffer are not
-    /// checked, so a clone may repeat the buffer's unread bytes.
+    /// VMClock device's). A thread's generator seeded while it reads one
+    /// compares it before it hands out any byte, and so serves no draw from
+    /// the fast path ([`take`] and [`take_bytes`] decline); a change
+    /// discards the state as a dropped page is discarded.
     #[inline]
     fn vm_generation(&self) -> Option<u64> {
         os::vm_generation()

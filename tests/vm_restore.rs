@@ -21,9 +21,9 @@
 //! (`internals::set_vm_clock_path`: a valid page, VM generation counter N),
 //! the mix off and no kernel reseed, so that only the counter can tell the
 //! two runs apart; the tracer bumps it in the file before the restore, as
-//! the VMM bumps it before a restored guest runs. Word draws and buffered
-//! fills may share at most the buffer's unread bytes; direct fills share
-//! nothing. Control: the counter left as it was, the runs share far more
+//! the VMM bumps it before a restored guest runs. The runs share nothing:
+//! a state seeded where the counter is readable hands out no byte, buffered
+//! or direct, before it compares the counter. Control: the counter left as it was, the runs share far more
 //! (up to the next reseed from getrandom(2)). Pages that fail a check (an
 //! odd sequence count that stays odd, a wrong magic or version, no flag, a
 //! file too short, no file) leave the process without a counter, drawing as
@@ -122,7 +122,7 @@ mod restore {
         randp::internals::set_kernel_mix_off(mix_off == "off");
         if vm_clock != "-" {
             randp::internals::set_vm_clock_path(vm_clock);
-            assert!(randp::internals::vm_generation_available(), "the page at {vm_clock} is valid");
+            assert!(randp::vm_generation_readable(), "the page at {vm_clock} is valid");
         }
         let mut out = vec![0u8; RUN];
         mode.draw(&mut out[..WARM_UP]);
@@ -320,11 +320,8 @@ mod restore {
     /// The restores that only the VMClock counter tells apart, and their
     /// control.
     fn vm_clock_restores(failures: &mut Vec<String>) {
-        let buffer = randp::internals::thread_buffer_len().expect("a userspace state");
         for mode in MODES {
-            // Buffered draws may repeat the buffer's unread bytes (they are
-            // not checked); a direct fill checks before it writes.
-            let bound = if mode.direct() { 0 } else { buffer };
+            let bound = 0;
             let path = page_path(&format!("vmclock-{}", mode.name().replace(' ', "-")));
             std::fs::write(&path, vm_clock_page(MAGIC, 112, 1, 2, GEN_PRESENT, 41)).unwrap();
             let (a, b, how) = two_runs(mode, Restore::VmClockBumped, Some(&path));
@@ -342,7 +339,7 @@ mod restore {
             }
             // Until randp's next reseed from getrandom(2), which comes at
             // most a MiB after the snapshot.
-            if same <= bound.max(RUN / 8) {
+            if same <= RUN / 8 {
                 failures.push(format!("{}: VMClock control: the runs share only {same} bytes", mode.name()));
             }
         }
@@ -372,7 +369,7 @@ mod restore {
         let words: Vec<u64> = (0..4096).map(|_| randp::u64()).collect();
         let mut small = [0u8; 256];
         randp::fill_bytes(&mut small);
-        assert!(!randp::internals::vm_generation_available(), "{path}: no VM generation counter");
+        assert!(!randp::vm_generation_readable(), "{path}: no VM generation counter");
         assert!(randp::uses_userspace_generator());
         assert!(big.chunks_exact(16).all(|c| c != [0; 16]) && words.iter().any(|&w| w != 0) && small != [0; 256]);
         print!("ok");

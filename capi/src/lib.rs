@@ -108,6 +108,18 @@ pub extern "C" fn randp_uint64() -> u64 {
     randp::u64()
 }
 
+/// Returns 1 if this process reads a VM generation counter (Linux 6.13+, the
+/// VMClock device, `/dev/vmclock0`, root-only by default), else 0. Where it
+/// does, every thread compares the counter before it hands out a byte, so
+/// a clone of a restored VM snapshot repeats nothing of its original's
+/// output; a caller that keeps the library's output in a buffer of its own
+/// (the Go module's sources) keeps none there, for the clone would repeat
+/// it.
+#[unsafe(no_mangle)]
+pub extern "C" fn randp_vm_generation_readable() -> c_int {
+    c_int::from(randp::vm_generation_readable())
+}
+
 /// Fills `buf` with `len` random bytes and returns 0.
 ///
 /// `len == 0` does nothing and returns 0 (`buf` may then be NULL). A NULL

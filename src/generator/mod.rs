@@ -17,7 +17,7 @@
 use crate::entropy;
 use crate::keystream::{self, BLOCK_LEN, Schedule};
 use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use core::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Buffer size in 16-byte AES blocks of a thread's generator: what fits in
 /// one page beside the two halves of the key schedule and the room for the
@@ -36,6 +36,15 @@ pub const MIX_DIRECT: usize = 64 << 10;
 /// The value of `Generator::extension` when the owner asked for an
 /// extension and has none: the buffer stays `16 * BLOCKS` bytes.
 const NO_EXTENSION: usize = 1;
+
+/// The value of `Generator::extension` once the owner had a VM generation
+/// ([`KernelMix::vm_generation`]) at a reseed made before it said whether
+/// there is an extension (see `Generator::reseed`): the generator then has
+/// none, and until it is next zeroed it hands out buffered bytes only from
+/// `Generator::fill`, after it compared the generation, counting them in
+/// `Generator::checked_counts` and leaving the counts word, which the fast
+/// path reads, at zero.
+const CHECKED: usize = 2;
 
 /// Where a generator keeps its counts word: in the generator itself (an
 /// `AtomicU64` field, the default), or where its owner puts it (a thread's
@@ -77,9 +86,10 @@ pub trait KernelMix {
     /// restored (the VMClock device's VM generation counter), or `None`
     /// where there is none (or it cannot be read now). The generator
     /// records it before each reseed and, when it reads another value at a
-    /// refill or a direct write, discards its state as a dropped page is
-    /// discarded (see `Generator::write_and_rekey`). Unlike [`Self::fresh`],
-    /// not switched off with the mix.
+    /// refill, a direct write or (where it had one when it was seeded) before
+    /// it hands out buffered bytes, discards its state as a dropped page is
+    /// discarded (see `Generator::write_and_rekey` and `Generator::fill`).
+    /// Unlike [`Self::fresh`], not switched off with the mix.
     #[inline(always)]
     fn vm_generation(&self) -> Option<u64> {
         None
@@ -129,14 +139,14 @@ struct Unread {
 /// reseeded from the OS every `RESEED` bytes of output.
 ///
 /// Every refill writes `16 * BLOCKS` bytes of keystream to the buffer under
-/// the current key and replaces the key (see [`keystream`]). Bytes are zeroed
+/// the current key and replaces the key (see the `keystream` module). Bytes are zeroed
 /// in the buffer as they are handed out. Requests of at least a whole buffer
 /// are written straight into the caller's memory, up to the reseed interval
 /// per key.
 ///
 /// The owner may attach an *extension*: memory right after the generator
 /// that the buffer then runs on into, so that each refill, and its key
-/// rotation, serves more calls ([`Self::attach_extension`]). A wipe detaches
+/// rotation, serves more calls (`attach_extension`). A wipe detaches
 /// it.
 ///
 /// The layout puts the buffer on a 64-byte boundary (the kernels' widest
@@ -165,24 +175,29 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = A
     /// counts word describes no buffer, and the owner zeroes it
     /// ([`Self::forget_stale_counts`]) before it lets the generator hand
     /// out anything but from its fast path, which checks `live` instead.
-    filled: AtomicUsize,
+    filled: AtomicU32,
+    /// Bytes written straight into callers' memory since the kernel's
+    /// output was last mixed into the key (or the last reseed): at most a
+    /// reseed interval. (Two 32-bit words, so that the page has room for
+    /// `checked_counts`.)
+    direct_unmixed: AtomicU32,
     /// The memory right after `buf` that the buffer may grow into: 0 (not
     /// asked for: the owner decides, see [`Self::extension_unasked`]),
-    /// [`NO_EXTENSION`], or its length in bytes (whole blocks), attached by
-    /// [`Self::attach_extension`]. Zero in a zeroed generator, so that the
+    /// [`NO_EXTENSION`], [`CHECKED`] (none either), or its length in bytes
+    /// (whole blocks), attached by [`Self::attach_extension`]. Zero in a zeroed generator, so that the
     /// owner asks again after a wipe.
     extension: AtomicUsize,
     /// Bytes that may still be generated before the next reseed. Zero in a
     /// zeroed generator, which therefore reseeds before its first output.
     until_reseed: AtomicUsize,
-    /// Bytes written straight into callers' memory since the kernel's
-    /// output was last mixed into the key (or the last reseed).
-    direct_unmixed: AtomicUsize,
     /// Where the OS writes a reseed's fresh bytes; zero between calls.
     seed: UnsafeCell<[u8; 32]>,
     /// The owner's VM generation ([`KernelMix::vm_generation`]) as read
     /// right before the last reseed (0 if it had none then).
     vm_generation: AtomicU64,
+    /// The counts word ([`counts`]) of a [`CHECKED`] generator, in the
+    /// generator's memory: zeroed with it, as is the buffer it counts.
+    checked_counts: AtomicU64,
     buf: UnsafeCell<Buffer<BLOCKS>>,
 }
 
@@ -246,11 +261,14 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         self.live.load(Relaxed) == 1
     }
 
-    /// The unread bytes ([`Unread`]), or `None` when fewer than `want` are
-    /// left.
+    /// The unread bytes ([`Unread`]) that counts word `word` gives, or
+    /// `None` when fewer than `want` are left. The fast path reads the
+    /// owner's word (`self.counts`), which is zero in a `checked`
+    /// generator, so that it hands out nothing there; [`Self::fill`] reads
+    /// [`Self::handout_counts`].
     #[inline(always)]
-    fn unread(&self, want: usize) -> Option<Unread> {
-        let w = self.counts.word().load(Relaxed);
+    fn unread(&self, word: &AtomicU64, want: usize) -> Option<Unread> {
+        let w = word.load(Relaxed);
         let r = w as u32 as usize;
         if r < want {
             return None;
@@ -268,7 +286,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// slow path through [`Self::fill`]).
     #[inline(always)]
     pub(crate) fn take<const N: usize>(&self) -> Option<[u8; N]> {
-        let Unread { word: w, start: src, .. } = self.unread(N)?;
+        let Unread { word: w, start: src, .. } = self.unread(self.counts.word(), N)?;
         // SAFETY: `unread` gives at least `N` bytes from `src`, inside the
         // buffer and its extension.
         let out = unsafe {
@@ -293,7 +311,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         if len >= Self::DIRECT {
             return false;
         }
-        let Some(Unread { word: w, start: src, .. }) = self.unread(len) else { return false };
+        let Some(Unread { word: w, start: src, .. }) = self.unread(self.counts.word(), len) else { return false };
         // SAFETY: as in `take`, the `len` bytes from `src` lie inside the
         // buffer and its extension; the caller guarantees `dst`.
         unsafe { keystream::move_out(src, dst, len) };
@@ -309,9 +327,17 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// only their last few bytes from the buffer, which they leave for the
     /// small requests; smaller ones are served from the buffer.
     ///
+    /// A [`CHECKED`] generator first compares the owner's VM generation with
+    /// the one it recorded at its last reseed; if it changed, it is wiped
+    /// (`live` goes to 0, so the owner throws away what the call writes)
+    /// and the call runs on from the zeroed state, which reseeds.
+    ///
     /// # Safety
     /// `dst` is valid for writes of `len` bytes and does not overlap `self`.
     pub(crate) unsafe fn fill(&self, dst: *mut u8, len: usize) {
+        if self.is_checked() && self.vm_generation_changed() {
+            self.wipe();
+        }
         // SAFETY: the caller guarantees `len` bytes at `dst`; every offset
         // below stays within them.
         unsafe {
@@ -360,14 +386,29 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// # Safety
     /// As for [`Self::fill`].
     unsafe fn take_into(&self, dst: *mut u8, len: usize) -> usize {
-        let Some(Unread { word: w, len: r, start: src }) = self.unread(0) else { return 0 };
+        let word = self.handout_counts();
+        let Some(Unread { word: w, len: r, start: src }) = self.unread(word, 0) else { return 0 };
         let n = r.min(len);
         // SAFETY: `unread` gives `r >= n` bytes from `src`, inside the buffer
         // and its extension; `dst` holds at least `n` bytes and does not
         // overlap them.
         unsafe { keystream::move_out(src, dst, n) };
-        self.counts.word().store(w.wrapping_add(handed_out(n)), Relaxed);
+        word.store(w.wrapping_add(handed_out(n)), Relaxed);
         n
+    }
+
+    /// Whether the generator checks the owner's VM generation before it
+    /// hands out buffered bytes (see [`CHECKED`]).
+    #[inline(always)]
+    fn is_checked(&self) -> bool {
+        self.extension.load(Relaxed) == CHECKED
+    }
+
+    /// The counts word that [`Self::fill`] hands out from and a refill
+    /// sets: `checked_counts` in a [`CHECKED`] generator, else the owner's.
+    #[inline(always)]
+    fn handout_counts(&self) -> &AtomicU64 {
+        if self.is_checked() { &self.checked_counts } else { self.counts.word() }
     }
 
     /// Refills the whole buffer, and its extension if one is attached, under
@@ -380,7 +421,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         // (whole blocks) follows it; `len` is at most the reseed interval
         // (`attach_extension`).
         unsafe { self.write_and_rekey(self.buf(), len / BLOCK_LEN, false) };
-        self.counts.word().store(counts(0, len), Relaxed);
+        self.handout_counts().store(counts(0, len), Relaxed);
         self.filled.store(1, Relaxed);
     }
 
@@ -438,7 +479,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// The attached extension's length in bytes (0 when none).
     fn extension_len(&self) -> usize {
         match self.extension.load(Relaxed) {
-            NO_EXTENSION => 0,
+            NO_EXTENSION | CHECKED => 0,
             n => n,
         }
     }
@@ -494,7 +535,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         let bytes = nblocks * BLOCK_LEN;
         debug_assert!(bytes <= RESEED);
         let mut left = self.until_reseed.load(Relaxed);
-        let mut unmixed = self.direct_unmixed.load(Relaxed);
+        let mut unmixed = self.direct_unmixed.load(Relaxed) as usize;
         if left >= bytes && self.vm_generation_changed() {
             // A clone of a VM snapshot: discard the state as the kernel
             // discards a dropped page. `live` goes to 0, so the owner
@@ -516,7 +557,8 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         // the caller's.
         unsafe { keystream::write_and_rekey(self.schedule.get(), out, nblocks) };
         self.until_reseed.store(left - bytes, Relaxed);
-        self.direct_unmixed.store(if direct { unmixed + bytes } else { unmixed }, Relaxed);
+        // At most a reseed interval (`unmixed` is 0 after one).
+        self.direct_unmixed.store(if direct { unmixed + bytes } else { unmixed } as u32, Relaxed);
     }
 
     /// XORs 16 bytes of the kernel's current output into the key, if the
@@ -554,11 +596,24 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// ([`keystream::xor_seed_into_key`]), and records the owner's VM
     /// generation as read before them. The OS writes them straight into
     /// the state, never onto the stack.
+    ///
+    /// If the owner has a VM generation and has not yet said whether there
+    /// is an extension (the first reseed after a zeroing, as a rule), the
+    /// generator becomes [`CHECKED`] until it is next zeroed: it takes no
+    /// extension, and the unread bytes of its buffer, if any, move from the
+    /// owner's counts word to `checked_counts`, so that from here on only
+    /// [`Self::fill`] hands them out.
     fn reseed(&self) {
         // Read first: a snapshot taken between the two leaves a clone that
         // records the older generation, and so discards the state at its
-        // next refill.
-        self.vm_generation.store(self.mix.vm_generation().unwrap_or(0), Relaxed);
+        // next refill or handout.
+        let generation = self.mix.vm_generation();
+        self.vm_generation.store(generation.unwrap_or(0), Relaxed);
+        if generation.is_some() && !self.is_checked() && self.extension_unasked() {
+            self.extension.store(CHECKED, Relaxed);
+            // With no extension asked for, these bytes lie in the buffer.
+            self.checked_counts.store(self.counts.word().swap(0, Relaxed), Relaxed);
+        }
         let seed = self.seed.get();
         // SAFETY: `seed` is this generator's 32-byte field; the schedule is
         // its own and valid (a zeroed one included).
@@ -588,6 +643,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         self.until_reseed.store(0, Relaxed);
         self.direct_unmixed.store(0, Relaxed);
         self.vm_generation.store(0, Relaxed);
+        self.checked_counts.store(0, Relaxed);
         // After a drop the generator's record of its extension reads zero,
         // but the counts word, kept outside it, still placed the unread bytes.
         self.zero_unread_extension(w);

@@ -494,35 +494,100 @@ type Generational = Generator<4, 1024, AtomicU64, GenerationSource>;
 /// A seeded generator (through its first reseed) that recorded
 /// generation 5, with its buffer full.
 fn generational() -> Box<Generational> {
-    // SAFETY: all-zero is a valid generator, and a valid GenerationSource.
-    let g = unsafe { Box::<Generational>::new_zeroed().assume_init() };
-    g.mix.value.store(5, Relaxed);
-    g.mark_live();
-    let mut b = [0u8; 8];
-    // SAFETY: `b` is a valid slice outside the generator.
-    unsafe { g.fill(b.as_mut_ptr(), 8) };
+    let g = generational_with(5);
     assert_eq!(g.vm_generation.load(Relaxed), 5, "recorded at the reseed");
     g
 }
 
-/// A new VM generation at a refill or a direct write wipes the state (the
-/// owner finds `live` at 0, as after a dropped page) and reseeds; the
-/// buffer's unread bytes before it are still handed out.
+/// A generator seeded (and its buffer filled) while its owner's generation
+/// read `generation` (0: none), which has handed out 8 bytes.
+fn generational_with(generation: u64) -> Box<Generational> {
+    // SAFETY: all-zero is a valid generator, and a valid GenerationSource.
+    let g = unsafe { Box::<Generational>::new_zeroed().assume_init() };
+    g.mix.value.store(generation, Relaxed);
+    g.mark_live();
+    let mut b = [0u8; 8];
+    // SAFETY: `b` is a valid slice outside the generator.
+    unsafe { g.fill(b.as_mut_ptr(), 8) };
+    g
+}
+
+/// What `fill` hands out of `len` bytes.
+fn fill_any<const B: usize, const R: usize, C: CountsWord, M: KernelMix>(
+    g: &Generator<B, R, C, M>,
+    len: usize,
+) -> Vec<u8> {
+    let mut out = vec![0u8; len];
+    // SAFETY: `out` is a valid slice outside the generator.
+    unsafe { g.fill(out.as_mut_ptr(), len) };
+    out
+}
+
+/// A new VM generation before a word, a buffered fill, a refill or a direct
+/// write wipes the state (the owner finds `live` at 0, as after a dropped
+/// page, and throws the call's output away) and reseeds: no unread byte of
+/// the buffer is handed out after it.
 #[test]
-fn a_new_vm_generation_discards_the_state_at_a_refill_or_direct_write() {
-    for direct in [false, true] {
+fn a_new_vm_generation_discards_the_state_before_any_output() {
+    for len in [8, 48, 64, 256] {
         let g = generational();
         let key = key_of_any(&g);
         g.mix.value.store(6, Relaxed);
-        assert!(g.take::<8>().is_some(), "the fast path does not check");
+        assert!(g.take::<8>().is_none(), "{len}: the fast path hands out nothing");
+        let mut b = [0u8; 8];
+        // SAFETY: `b` is a valid slice outside the generator.
+        assert!(!unsafe { g.take_bytes(b.as_mut_ptr(), 8) }, "{len}: nor does the fast fill");
         assert!(g.is_live());
-        let mut out = vec![0u8; if direct { 256 } else { 64 }];
-        // SAFETY: `out` is a valid slice outside the generator.
-        unsafe { g.fill(out.as_mut_ptr(), out.len()) };
-        assert!(!g.is_live(), "direct {direct}: the owner finds the state discarded");
+        fill_any(&*g, len);
+        assert!(!g.is_live(), "{len}: the owner finds the state discarded");
         assert_eq!(g.vm_generation.load(Relaxed), 6, "and reseeded, recording the new generation");
         assert_ne!(key_of_any(&g), key);
     }
+}
+
+/// A generator seeded while its owner has a VM generation hands out its
+/// buffer only through `fill` (which compares the generation), never on
+/// the fast path, and takes no extension; one seeded while the owner has
+/// none (the control) serves the fast path.
+#[test]
+fn a_vm_generation_at_the_seeding_closes_the_fast_path() {
+    let g = generational();
+    assert!(g.is_checked() && !g.extension_unasked(), "checked, and no extension is asked for");
+    assert_eq!(g.counts.word().load(Relaxed), 0, "the fast path's word stays zero");
+    let mut seen = Vec::new();
+    for _ in 0..40 {
+        assert!(g.take::<8>().is_none(), "the fast path hands out nothing");
+        seen.push(fill_any(&*g, 8));
+    }
+    assert!(g.is_live());
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 40, "every word differs: each buffered byte is handed out once");
+    assert_eq!(g.counts.word().load(Relaxed), 0);
+
+    let control = generational_with(0);
+    assert!(!control.is_checked() && control.extension_unasked());
+    assert!(control.take::<8>().is_some(), "control: without a generation the fast path serves");
+}
+
+/// A generator seeded without a generation that finds one at a later
+/// reseed made before its owner asked for an extension moves its unread
+/// bytes to the checked word: they are handed out once, through `fill`.
+#[test]
+fn a_generation_found_at_a_later_reseed_moves_the_unread_bytes() {
+    let g = generational_with(0);
+    let unread = g.counts.word().load(Relaxed);
+    assert_eq!(unread as u32, 56, "8 of the 64 buffered bytes were handed out");
+    // SAFETY: the 56 unread bytes from offset 8 of the buffer.
+    let expected = unsafe { core::slice::from_raw_parts(g.buf().add(8), 56) }.to_vec();
+    g.mix.value.store(5, Relaxed);
+    g.until_reseed.store(0, Relaxed);
+    fill_any(&*g, 256); // a direct write, which reseeds first
+    assert!(g.is_checked() && g.is_live());
+    assert_eq!(g.counts.word().load(Relaxed), 0, "the fast path's word is cleared");
+    assert_eq!(g.checked_counts.load(Relaxed), unread, "and its count moved");
+    assert!(g.take::<8>().is_none());
+    assert_eq!(fill_any(&*g, 56), expected, "the unread bytes, once");
 }
 
 /// Control: the same generation, or none readable, changes nothing.

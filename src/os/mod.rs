@@ -127,7 +127,6 @@ pub(crate) unsafe fn fill_from_kernel_rng(
 /// Whether this process can read a VM generation counter ([`vm_generation`]):
 /// on Linux, the VMClock device's page (6.13+, `/dev/vmclock0`) mapped,
 /// valid and with the counter present. Looks once; never on Windows.
-#[cfg(feature = "internals")]
 pub(crate) fn vm_generation_available() -> bool {
     #[cfg(target_os = "linux")]
     return linux::vmclock::available();

@@ -71,7 +71,6 @@ pub(crate) fn set_path(path: &'static core::ffi::CStr) {
 
 /// Whether this process has a VMClock page with a VM generation counter.
 /// Looks once.
-#[cfg(any(test, feature = "internals"))]
 pub(crate) fn available() -> bool {
     page().is_some()
 }
