@@ -23,6 +23,10 @@ const BufferSize = epochWords * 8
 // bufMem is a Buffered's page: a generator of its own.
 type bufMem = generator
 
+// keepsOutput is always true on this path: it reads no VM generation
+// counter (see the cgo path's).
+const keepsOutput = true
+
 // noBuffer stands for a Buffered's page where none can be kept: its buffer
 // stays empty, so every value takes the slow path, which draws it directly.
 var noBuffer bufMem

@@ -3,7 +3,7 @@
 package randp
 
 // This is the only file of the package that imports "C": every call across the
-// cgo boundary goes through the three wrappers below. It is the cgo path, the
+// cgo boundary goes through the four wrappers below. It is the cgo path, the
 // default wherever cgo is on and a prebuilt library exists (linux/amd64 and
 // linux/arm64); everywhere else, and with the build tag randp_purego, the
 // pure-Go path of generator_purego.go takes its place. Android is excluded by
@@ -58,6 +58,7 @@ package randp
 int randp_read(void *buf, size_t len);
 uint64_t randp_uint64(void);
 int64_t randp_int63(void);
+int randp_vm_generation_readable(void);
 */
 import "C"
 
@@ -89,3 +90,8 @@ func cUint64() uint64 { return uint64(C.randp_uint64()) }
 // cInt63 returns a non-negative int64 with 63 uniform bits from one call to
 // randp_int63.
 func cInt63() int64 { return int64(C.randp_int63()) }
+
+// cVMGenerationReadable reports whether the library reads a VM generation
+// counter (randp_vm_generation_readable): the VMClock device's, where its
+// threads compare it before they hand out a byte.
+func cVMGenerationReadable() bool { return C.randp_vm_generation_readable() != 0 }

@@ -58,6 +58,11 @@
 // after every 1 MiB; 16 bytes from crypto/rand.Read (the kernel's vDSO
 // getrandom since Go 1.24) are XORed in before every 16th refill, so that
 // clones of a restored VM snapshot part ways once their kernels reseed.
+// Where the randp library reads the VMClock device's VM generation counter
+// (Linux 6.13+, root-only by default), a restored clone repeats nothing of
+// its library's output; the cgo path then keeps no output on the Go side,
+// so that holds for every value (each is drawn from the library, at the
+// cost of a cgo call). The pure-Go path reads no such counter.
 //
 // # Seeds
 //

@@ -117,9 +117,10 @@ const rlimitMemlock = 8
 
 // mapPage returns pageSize zeroed bytes outside the Go heap that a forked
 // child finds zeroed, or nil when the kernel does not honour that (or has no
-// memory). The memory must hold no Go pointers; releasePage gives it back.
+// memory), or the path may keep no output on the Go side (keepsOutput). The
+// memory must hold no Go pointers; releasePage gives it back.
 func mapPage() unsafe.Pointer {
-	if wipeRefused.Load() {
+	if !keepsOutput || wipeRefused.Load() {
 		return nil
 	}
 	pool.Lock()
