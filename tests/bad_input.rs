@@ -213,6 +213,7 @@ fn c_header_has_no_seeding_function() {
             "randp_u64",
             "randp_u8",
             "randp_uint64",
+            "randp_vm_generation_readable",
         ]
     );
     let lower = header.to_lowercase();

@@ -134,6 +134,23 @@ static void test_edge_cases(void)
 	}
 }
 
+// randp_vm_generation_readable says 1 only where the process can read the
+// VMClock device: never on Windows, and on Linux not where /dev/vmclock0
+// cannot be opened for reading; the answer does not change.
+static void test_vm_generation(void)
+{
+	int readable = randp_vm_generation_readable();
+	CHECK(readable == 0 || readable == 1, "randp_vm_generation_readable returned %d", readable);
+	CHECK(randp_vm_generation_readable() == readable, "the answer changed");
+#ifdef _WIN32
+	CHECK(readable == 0, "Windows has no VMClock device");
+#else
+	if (access("/dev/vmclock0", R_OK) != 0)
+		CHECK(readable == 0, "no readable /dev/vmclock0, yet the library reads a counter");
+#endif
+	printf("test_randp: VM generation counter readable: %d\n", readable);
+}
+
 // randp_bytes(NULL, n > 0) aborts the process with a message on stderr.
 #ifndef _WIN32
 static void test_bytes_null_aborts(const char *self)
@@ -434,6 +451,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	test_edge_cases();
+	test_vm_generation();
 	test_fills();
 	test_integers();
 	test_bounded();
