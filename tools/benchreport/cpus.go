@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -24,15 +23,14 @@ type cpuRun struct {
 // cpuDir names a run's folder from its CPU: vendor-family-model, e.g.
 // "amd-25-17" for "AuthenticAMD family 25 model 17 stepping 1".
 func cpuDir(run runInfo) (string, error) {
-	m := regexp.MustCompile(`^(\S+) family (\d+) model (\d+)`).FindStringSubmatch(run["cpu_id"])
-	if m == nil {
+	vendor, family, model, ok := cpuModel(run["cpu_id"])
+	if !ok {
 		return "", fmt.Errorf("the run record names no CPU family and model (cpu_id %q)", run["cpu_id"])
 	}
-	vendor := map[string]string{"GenuineIntel": "intel", "AuthenticAMD": "amd"}[m[1]]
-	if vendor == "" {
-		vendor = strings.ToLower(m[1])
+	if short := map[string]string{"GenuineIntel": "intel", "AuthenticAMD": "amd"}[vendor]; short != "" {
+		vendor = short
 	}
-	return vendor + "-" + m[2] + "-" + m[3], nil
+	return fmt.Sprintf("%s-%d-%d", strings.ToLower(vendor), family, model), nil
 }
 
 // loadRuns reads a results folder: its one run, or every CPU's, newest
