@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
-	"text/template"
 )
 
 // The charts' contents (data/charts.toml): what each chart plots, drawn by
@@ -16,12 +15,15 @@ var chartsTOML string
 // chartSpec is one chart of data/charts.toml; the file's header says what
 // each field means.
 type chartSpec struct {
-	Alt    string      `toml:"alt,required"`
-	Title  string      `toml:"title,required"`
-	Axis   string      `toml:"axis,required"`
-	Rate   bool        `toml:"rate"`
-	Sizes  []string    `toml:"sizes"`
-	Series [][2]string `toml:"series,required"`
+	Alt    string   `toml:"alt,required"`
+	Title  string   `toml:"title,required"`
+	Axis   string   `toml:"axis,required"`
+	Rate   bool     `toml:"rate"`
+	Sizes  []string `toml:"sizes"`
+	Series []struct {
+		Label string `toml:"label,required,label"`
+		Ref   string `toml:"ref,required,ref"`
+	} `toml:"series,required"`
 }
 
 var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[string]chartSpec, error) {
@@ -32,14 +34,6 @@ var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[str
 	for file, c := range f {
 		if c.Rate && len(c.Sizes) == 0 {
 			return nil, fmt.Errorf("chart %s: a rate without sizes", file)
-		}
-		for _, s := range c.Series {
-			if _, err := template.New("").Funcs(labelFuncs(nil)).Parse(s[0]); err != nil {
-				return nil, fmt.Errorf("chart %s: %v", file, err)
-			}
-			if err := checkRef(s[1]); err != nil {
-				return nil, fmt.Errorf("chart %s: %v", file, err)
-			}
 		}
 	}
 	return f, nil
@@ -55,13 +49,13 @@ func (r *report) chart(file string) string {
 	}
 	var lines []series
 	for i, s := range spec.Series {
-		label, ser := r.label(s[0], nil), series{color: palette[i%len(palette)]}
+		label, ser := r.label(s.Label, nil), series{color: palette[i%len(palette)]}
 		if len(spec.Sizes) == 0 {
-			ser.points = []chartPoint{{label: label, s: r.stat(s[1])}}
+			ser.points = []chartPoint{{label: label, s: r.stat(s.Ref)}}
 		}
 		for _, sz := range spec.Sizes {
 			ser.legend = label
-			ser.points = append(ser.points, chartPoint{x: parseSize(sz), s: r.stat(strings.ReplaceAll(s[1], "{size}", sz))})
+			ser.points = append(ser.points, chartPoint{x: parseSize(sz), s: r.stat(strings.ReplaceAll(s.Ref, "{size}", sz))})
 		}
 		lines = append(lines, ser)
 	}

@@ -13,9 +13,9 @@ import (
 var contestantsTOML string
 
 type cContestant struct {
-	Label string            `toml:"label,required"`
+	Label string            `toml:"label,required,label"`
 	Short string            `toml:"short"`
-	Head  string            `toml:"head"`
+	Head  string            `toml:"head,label"`
 	Ref   map[string]string `toml:"ref"`
 }
 
@@ -24,7 +24,7 @@ type contestantData struct {
 	Groups map[string]struct {
 		Fn      string `toml:"fn,required"`
 		Per     string `toml:"per"`
-		Heading string `toml:"heading,required"`
+		Heading string `toml:"heading,required,heading"`
 	} `toml:"c_groups,required"`
 	Rows map[string][]string `toml:"c_rows,required"`
 	Rust struct {
@@ -81,17 +81,16 @@ type goRow struct {
 // data/contestants.toml says what each field means.
 type benchstatRow struct {
 	Name string `toml:"name,required"`
-	Old  string `toml:"old,required"`
-	New  string `toml:"new"`
+	Old  string `toml:"old,required,ref"`
+	New  string `toml:"new,ref"`
 	Note string `toml:"note"`
 }
 
 var contestants = mustParse("contestants.toml", contestantsTOML, parseContestants)
 
 // parseContestants decodes the contestants and checks them against the
-// schema: the tags', every row order names described contestants, every
-// label parses, a benchmark is source:name, a Rust group has a size or a
-// base and a label.
+// schema: the tags', every row order names described contestants, a Rust
+// group has a size or a base and a label.
 func parseContestants(text string) (*contestantData, error) {
 	var c contestantData
 	if err := decodeTOML(text, &c); err != nil {
@@ -104,25 +103,6 @@ func parseContestants(text string) (*contestantData, error) {
 		for _, k := range c.Rows[rows] {
 			if c.C[k].Label == "" {
 				return nil, fmt.Errorf("c_rows.%s names %q, which has no [c.%s] label", rows, k, k)
-			}
-		}
-	}
-	for name, g := range c.Groups {
-		if headings[g.Heading] == "" {
-			return nil, fmt.Errorf("c_groups.%s: unknown heading %q", name, g.Heading)
-		}
-	}
-	for k, ct := range c.C {
-		for _, s := range []string{ct.Label, ct.Head} {
-			if _, err := template.New(k).Funcs(labelFuncs(nil)).Parse(s); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, row := range c.Go.Benchstat {
-		for _, ref := range []string{row.Old, or(row.New, "go:-")} {
-			if err := checkRef(ref); err != nil {
-				return nil, fmt.Errorf("go.benchstat %q: %v", row.Name, err)
 			}
 		}
 	}

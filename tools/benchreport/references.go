@@ -2,10 +2,12 @@ package main
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+	"text/template"
 
 	"github.com/BurntSushi/toml"
 )
@@ -119,8 +121,7 @@ func mustParse[T any](file, text string, parse func(string) (T, error)) T {
 
 // decodeTOML decodes a data file into v and checks it against the schema
 // v's type gives: a key v does not name is an error, and so is a field
-// tagged required (`toml:"name,required"`) that the file leaves empty or
-// one tagged oneof (`toml:"name,oneof=a|b"`) that holds another value.
+// that fails its tag's options (checkField).
 func decodeTOML(text string, v any) error {
 	md, err := toml.Decode(text, v)
 	if err != nil {
@@ -144,12 +145,8 @@ func checkSchema(v reflect.Value, at string) error {
 		for i := range v.NumField() {
 			name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("toml"), ",")
 			f := v.Field(i)
-			empty := f.IsZero() || ((f.Kind() == reflect.Slice || f.Kind() == reflect.Map) && f.Len() == 0)
-			if oneof, ok := strings.CutPrefix(opts, "oneof="); ok && !slices.Contains(strings.Split(oneof, "|"), fmt.Sprint(f)) {
-				return fmt.Errorf("%s%s: %q is not one of %s", at, name, fmt.Sprint(f), oneof)
-			}
-			if opts == "required" && empty {
-				return fmt.Errorf("%s%s: missing", at, name)
+			if err := checkField(f, opts); err != nil {
+				return fmt.Errorf("%s%s: %w", at, name, err)
 			}
 			if err := checkSchema(f, at+name+"."); err != nil {
 				return err
@@ -166,6 +163,39 @@ func checkSchema(v reflect.Value, at string) error {
 			if err := checkSchema(v.MapIndex(k), fmt.Sprintf("%s%v.", at, k)); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkField checks a field against its tag's options: required (not
+// empty), oneof=a|b (one of those values) and, when not empty, ref (a
+// benchmark, checkRef), label (a label's text/template, which parses with
+// labelFuncs), heading (a name of data/headings.toml) and bound (a
+// target's bound).
+func checkField(f reflect.Value, opts string) error {
+	s := fmt.Sprint(f)
+	empty := f.IsZero() || ((f.Kind() == reflect.Slice || f.Kind() == reflect.Map) && f.Len() == 0)
+	for _, opt := range strings.Split(opts, ",") {
+		var err error
+		oneof, isOneof := strings.CutPrefix(opt, "oneof=")
+		switch {
+		case opt == "required" && empty:
+			err = errors.New("missing")
+		case isOneof && !slices.Contains(strings.Split(oneof, "|"), s):
+			err = fmt.Errorf("%q is not one of %s", s, oneof)
+		case empty:
+		case opt == "ref":
+			err = checkRef(s)
+		case opt == "label":
+			_, err = template.New("").Funcs(labelFuncs(nil)).Parse(s)
+		case opt == "heading" && headings[s] == "":
+			err = fmt.Errorf("unknown heading %q", s)
+		case opt == "bound":
+			_, _, err = bound(s)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
