@@ -11,18 +11,25 @@ const fourGiB = 4 << 30
 
 // ns formats a time in ns with three significant digits.
 func ns(v float64) string {
-	switch {
-	case v <= 0 || math.IsNaN(v) || math.IsInf(v, 0):
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
-	case v >= 1e9:
-		return sig(v/1e9) + " s"
-	case v >= 1e6:
-		return sig(v/1e6) + " ms"
-	case v >= 1e4:
-		return sig(v/1e3) + " µs"
-	default:
-		return sig(v) + " ns"
 	}
+	unit, div := timeUnit(v)
+	return sig(v/div) + " " + unit
+}
+
+// timeUnit is the unit a time of v ns is written in, and its size in ns:
+// ns up to 10 µs, then µs, ms and s.
+func timeUnit(v float64) (string, float64) {
+	switch {
+	case v >= 1e9:
+		return "s", 1e9
+	case v >= 1e6:
+		return "ms", 1e6
+	case v >= 1e4:
+		return "µs", 1e3
+	}
+	return "ns", 1
 }
 
 // sig prints v with three significant digits.
@@ -57,15 +64,7 @@ func spread(s stat) string {
 	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
 		return ns(s.Center) + " [too few samples]"
 	}
-	unit, div := "ns", 1.0
-	switch {
-	case s.Center >= 1e9:
-		unit, div = "s", 1e9
-	case s.Center >= 1e6:
-		unit, div = "ms", 1e6
-	case s.Center >= 1e4:
-		unit, div = "µs", 1e3
-	}
+	unit, div := timeUnit(s.Center)
 	return fmt.Sprintf("%s %s [%s, %s]", sig(s.Center/div), unit, sig(s.Lo/div), sig(s.Hi/div))
 }
 

@@ -148,16 +148,16 @@ func TestLoadCBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := c.samples["u64/randp"]; len(s) != 1 || s[0] != 4 {
+	if s := c.values("u64/randp"); len(s) != 1 || s[0] != 4 {
 		t.Errorf("u64/randp = %v, want [4] (from items_per_second)", s)
 	}
-	if s := c.samples["fill_256B/randp"]; len(s) != 1 || s[0] != 40 {
+	if s := c.values("fill_256B/randp"); len(s) != 1 || s[0] != 40 {
 		t.Errorf("fill_256B/randp = %v, want [40]", s)
 	}
-	if s := c.samples["threads_u64/randp/threads:2"]; len(s) != 1 || s[0] != 2 {
+	if s := c.values("threads_u64/randp/threads:2"); len(s) != 1 || s[0] != 2 {
 		t.Errorf("threads = %v, want [2]", s)
 	}
-	if _, ok := c.samples["u32/openssl"]; ok {
+	if _, ok := c.sampleSet["u32/openssl"]; ok {
 		t.Error("an errored run was kept")
 	}
 	if c.why("planet36") != "peer source unavailable" || c.why("randp") != "" {

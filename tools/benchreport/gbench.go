@@ -3,10 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -20,41 +18,12 @@ import (
 // several threads its time is the wall time divided by the calls of all
 // threads (so perfect scaling halves it), from the aggregate rate.
 type cSet struct {
-	samples map[string][]float64 // by name without "/real_time"
-	passes  map[string][]int     // the pass (process) of each sample
-	missing map[string]string    // contestant key -> reason
-	context map[string]any
+	sampleSet                   // by name without "/real_time"
+	missing   map[string]string // contestant key -> reason
+	context   map[string]any
 	// dstOffset is where each pass's fill destinations started past a
 	// 64-byte boundary (benches/c's DstOffset), for the passes that say.
 	dstOffset map[int]int
-}
-
-// byPass is a benchmark's samples by pass.
-func (s *cSet) byPass(name string) map[int]float64 {
-	m := map[int]float64{}
-	if s == nil {
-		return m
-	}
-	for i, v := range s.samples[name] {
-		m[s.passes[name][i]] = v
-	}
-	return m
-}
-
-// pairs is the samples of benchmarks a and b from the passes that measured
-// both, a's first: one pair per process.
-func (s *cSet) pairs(a, b string) [][2]float64 { return pairByPass(s.byPass(a), s.byPass(b)) }
-
-// pairByPass pairs two benchmarks' samples, each by pass, from the passes
-// that measured both, in pass order, a's first: one pair per process.
-func pairByPass(a, b map[int]float64) [][2]float64 {
-	var out [][2]float64
-	for _, pass := range slices.Sorted(maps.Keys(a)) {
-		if w, ok := b[pass]; ok {
-			out = append(out, [2]float64{a[pass], w})
-		}
-	}
-	return out
 }
 
 // mergeCPasses gathers the per-pass Google Benchmark JSON files of a folder
@@ -91,13 +60,6 @@ func mergeCPasses(dir string) ([]byte, error) {
 		all.Passes = append(all.Passes, pass{n, b})
 	}
 	return json.MarshalIndent(all, "", " ")
-}
-
-func (s *cSet) get(name string) stat {
-	if s == nil {
-		return stat{}
-	}
-	return summarize(s.samples[name])
 }
 
 // why says why a contestant has no rows ("" when it ran).
@@ -154,13 +116,10 @@ func loadCBench(path string) (*cSet, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	s := &cSet{samples: map[string][]float64{}, passes: map[string][]int{}, missing: map[string]string{}, dstOffset: map[int]int{}}
+	s := &cSet{sampleSet: sampleSet{}, missing: map[string]string{}, dstOffset: map[int]int{}}
 	for _, p := range merged.Passes {
 		doc := p.Run
-		add := func(name string, v float64) {
-			s.samples[name] = append(s.samples[name], v)
-			s.passes[name] = append(s.passes[name], p.Pass)
-		}
+		add := func(name string, v float64) { s.add(name, p.Pass, v) }
 		if s.context == nil {
 			s.context = doc.Context
 		}
@@ -203,7 +162,7 @@ func loadCBench(path string) (*cSet, error) {
 			}
 		}
 	}
-	if len(s.samples) == 0 {
+	if len(s.sampleSet) == 0 {
 		return nil, fmt.Errorf("%s: no benchmark results", path)
 	}
 	return s, nil
@@ -227,8 +186,8 @@ const turnsPrefix = "fill_turns_"
 // fillTable is the table of the C fills of `n` bytes that set randp beside
 // planet36/randp: the one in turns when the run has it (both then measured
 // in the same moments), else the rows measured one after the other.
-func (s *cSet) fillTable(n float64) string {
-	if s.get(turnsPrefix + sizeName(n) + "/randp").ok() {
+func (r *report) fillTable(n float64) string {
+	if r.stat("c:" + turnsPrefix + sizeName(n) + "/randp").ok() {
 		return turnsPrefix + sizeName(n) + "/"
 	}
 	return "fill_" + sizeName(n) + "/"
@@ -236,7 +195,7 @@ func (s *cSet) fillTable(n float64) string {
 
 // inTurns reports whether the run measured the fill tables that set randp
 // beside planet36/randp in turns (templates/c.tmpl's turns says how).
-func (s *cSet) inTurns() bool { return strings.HasPrefix(s.fillTable(2048), turnsPrefix) }
+func (r *report) inTurns() bool { return strings.HasPrefix(r.fillTable(2048), turnsPrefix) }
 
 // opBytes is the bytes one call of a fill benchmark writes, from its table
 // name ("fill_1MiB/...", "read_4B/...", "threads_fill_1MiB/..."), or 0.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -14,11 +13,9 @@ import (
 // goSet holds one go test binary's results: ns/op samples (one per pass)
 // by benchmark name without the -GOMAXPROCS suffix, and that suffix.
 type goSet struct {
-	file    string
-	samples map[string][]float64
-	passes  map[string][]int     // the pass of each sample, for pairs
-	bytesOp map[string][]float64 // B/op, one per pass (-benchmem)
-	allocs  map[string][]float64 // allocs/op, one per pass
+	sampleSet
+	bytesOp sampleSet // B/op, one per pass (-benchmem)
+	allocs  sampleSet // allocs/op, one per pass
 	order   []string
 	procs   string
 	config  map[string]string
@@ -29,42 +26,7 @@ func (s *goSet) mem(name string) (bytesOp, allocs float64, ok bool) {
 	if s == nil || len(s.bytesOp[name]) == 0 || len(s.allocs[name]) == 0 {
 		return 0, 0, false
 	}
-	return summarize(s.bytesOp[name]).Center, summarize(s.allocs[name]).Center, true
-}
-
-func (s *goSet) get(name string) stat {
-	if s == nil {
-		return stat{}
-	}
-	return summarize(s.samples[name])
-}
-
-// pairs gives, for each pass that ran both benchmarks a and b, their two
-// samples (a's first): the two ran in one process. It gives none when the
-// output does not say which pass each sample came from.
-func (s *goSet) pairs(a, b string) [][2]float64 {
-	ma, okA := s.byPass(a)
-	mb, okB := s.byPass(b)
-	if !okA || !okB {
-		return nil
-	}
-	return pairByPass(ma, mb)
-}
-
-// byPass is a benchmark's samples by pass; false when two samples claim one
-// pass (output whose passes cannot be told apart).
-func (s *goSet) byPass(name string) (map[int]float64, bool) {
-	m := map[int]float64{}
-	if s == nil {
-		return m, true
-	}
-	for i, pass := range s.passes[name] {
-		if _, dup := m[pass]; dup {
-			return nil, false
-		}
-		m[pass] = s.samples[name][i]
-	}
-	return m, true
+	return s.bytesOp.get(name).Center, s.allocs.get(name).Center, true
 }
 
 // runs is the number of samples of the first benchmark.
@@ -72,7 +34,7 @@ func (s *goSet) runs() int {
 	if s == nil || len(s.order) == 0 {
 		return 0
 	}
-	return len(s.samples[s.order[0]])
+	return len(s.sampleSet[s.order[0]])
 }
 
 // loadGoBench parses `go test -bench` output with x/perf's benchfmt. The
@@ -83,8 +45,7 @@ func loadGoBench(path string) (*goSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := &goSet{file: filepath.Base(path), samples: map[string][]float64{}, passes: map[string][]int{},
-		config: map[string]string{}, bytesOp: map[string][]float64{}, allocs: map[string][]float64{}}
+	set := &goSet{sampleSet: sampleSet{}, config: map[string]string{}, bytesOp: sampleSet{}, allocs: sampleSet{}}
 	passes := passEnd.Split(string(raw), -1)
 	if strings.TrimSpace(passes[len(passes)-1]) == "" {
 		passes = passes[:len(passes)-1]
@@ -129,16 +90,15 @@ func (set *goSet) scan(path, out string, pass int) error {
 		} else if v, ok = res.Value("ns/op"); !ok {
 			continue
 		}
-		if _, seen := set.samples[name]; !seen {
+		if _, seen := set.sampleSet[name]; !seen {
 			set.order = append(set.order, name)
 		}
-		set.samples[name] = append(set.samples[name], v)
-		set.passes[name] = append(set.passes[name], pass)
+		set.add(name, pass, v)
 		if b, ok := res.Value("B/op"); ok {
-			set.bytesOp[name] = append(set.bytesOp[name], b)
+			set.bytesOp.add(name, pass, b)
 		}
 		if a, ok := res.Value("allocs/op"); ok {
-			set.allocs[name] = append(set.allocs[name], a)
+			set.allocs.add(name, pass, a)
 		}
 		set.procs = procs
 	}

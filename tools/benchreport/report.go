@@ -190,7 +190,7 @@ func (r *report) fillVerdicts() []fillVerdict {
 			v = "faster"
 		}
 		cell := fmtBytes(n)
-		if p := r.processes(r.res.c.fillTable(n)); p != "" {
+		if p := r.processes(r.fillTable(n)); p != "" {
 			cell += " (" + p + ")"
 		}
 		groups[v] = append(groups[v], cell)

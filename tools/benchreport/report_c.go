@@ -32,20 +32,12 @@ func sweepSizes() []float64 {
 }
 
 // sizeName is the benchmark name of a size: "4B", "4KiB", "1MiB".
-func sizeName(n float64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.0fMiB", n/(1<<20))
-	case n >= 1024:
-		return fmt.Sprintf("%.0fKiB", n/1024)
-	}
-	return fmt.Sprintf("%.0fB", n)
-}
+func sizeName(n float64) string { return strings.ReplaceAll(fmtBytes(n), " ", "") }
 
 // perProcess counts the passes in which randp was faster than a rival in
 // the same process, of the passes that measured both.
 func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
-	pairs := r.res.c.pairs(randpName, rivalName)
+	pairs := r.pairs("c:"+randpName, "c:"+rivalName)
 	for _, p := range pairs {
 		if p[0] < p[1] {
 			faster++
@@ -81,8 +73,7 @@ type threadRow struct {
 
 // cThreads is the row of the C benchmark name (without "/threads:N").
 func (r *report) cThreads(name, label string) threadRow {
-	c := r.res.c
-	return threadRow{label, c.get(name + "/threads:1"), c.get(name + "/threads:2"), opBytes(name), r.cWhy(keyOf(name))}
+	return threadRow{label, r.stat("c:" + name + "/threads:1"), r.stat("c:" + name + "/threads:2"), opBytes(name), r.cWhy(keyOf(name))}
 }
 
 // rustThreads is the row of the criterion group, per unit of work: a time
@@ -145,8 +136,9 @@ func (r *report) cFillByOffset() (offsetList, tbl string) {
 		if n < 64 || n > 4096 {
 			continue
 		}
-		name := c.fillTable(n)
-		a, b := c.byPass(name+"randp"), c.byPass(name+"planet36")
+		name := r.fillTable(n)
+		a, _ := c.byPass(name + "randp")
+		b, _ := c.byPass(name + "planet36")
 		cells := []string{fmtBytes(n)}
 		for _, off := range offsets {
 			var ra, rb []float64

@@ -103,10 +103,10 @@ func TestMergeCPasses(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "pass-02.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 80, "fill_1KiB/planet36": 95}, nil))
 	writeFile(t, filepath.Join(dir, "pass-03.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 70, "fill_1KiB/planet36": 96}, nil))
 	c := loadMerged(t, dir)
-	if got := c.samples["fill_1KiB/randp"]; len(got) != 3 {
+	if got := c.values("fill_1KiB/randp"); len(got) != 3 {
 		t.Fatalf("samples = %v", got)
 	}
-	if bp := c.byPass("fill_1KiB/randp"); bp[1] != 100 || bp[2] != 80 || bp[3] != 70 {
+	if bp, _ := c.byPass("fill_1KiB/randp"); bp[1] != 100 || bp[2] != 80 || bp[3] != 70 {
 		t.Errorf("by pass = %v", bp)
 	}
 	r := &report{res: &results{c: c}}
@@ -123,9 +123,10 @@ func TestMergeCPasses(t *testing.T) {
 // taken the rows' medians (it sorted them in place, and randp's fastest
 // process was then set against planet36/randp's fastest).
 func TestPerProcessAfterSummaries(t *testing.T) {
-	c := &cSet{
-		samples: map[string][]float64{"fill_1KiB/randp": {100, 80, 70}, "fill_1KiB/planet36": {110, 60, 75}},
-		passes:  map[string][]int{"fill_1KiB/randp": {1, 2, 3}, "fill_1KiB/planet36": {1, 2, 3}},
+	c := &cSet{sampleSet: sampleSet{}}
+	for pass, v := range []float64{100, 80, 70} {
+		c.add("fill_1KiB/randp", pass+1, v)
+		c.add("fill_1KiB/planet36", pass+1, []float64{110, 60, 75}[pass])
 	}
 	if c.get("fill_1KiB/randp").Center != 80 || c.get("fill_1KiB/planet36").Center != 75 {
 		t.Fatalf("medians %v %v", c.get("fill_1KiB/randp"), c.get("fill_1KiB/planet36"))
@@ -936,16 +937,16 @@ func TestFillTurns(t *testing.T) {
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), turnsDoc(ops, turns))
 	}
 	c := loadMerged(t, dir)
-	if bp := c.byPass("fill_turns_2KiB/planet36"); len(bp) != len(times) || bp[1] != 120 || bp[3] != 145 {
+	if bp, _ := c.byPass("fill_turns_2KiB/planet36"); len(bp) != len(times) || bp[1] != 120 || bp[3] != 145 {
 		t.Fatalf("planet36/randp's turns by pass = %v", bp)
 	}
-	if got := c.fillTable(2048); got != "fill_turns_2KiB/" {
+	r := &report{res: &results{c: c}}
+	if got := r.fillTable(2048); got != "fill_turns_2KiB/" {
 		t.Errorf("fillTable(2 KiB) = %q", got)
 	}
-	if got := c.fillTable(1024); got != "fill_1KiB/" {
+	if got := r.fillTable(1024); got != "fill_1KiB/" {
 		t.Errorf("fillTable(1 KiB) = %q", got)
 	}
-	r := &report{res: &results{c: c}}
 	if f, of := r.perProcess("fill_turns_2KiB/randp", "fill_turns_2KiB/planet36"); f != 1 || of != len(times) {
 		t.Errorf("perProcess = %d of %d, want 1 of %d", f, of, len(times))
 	}

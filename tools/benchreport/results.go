@@ -168,13 +168,23 @@ func (r *report) goSet(src string) *goSet {
 	return nil
 }
 
+// samples is the sample store of a source: the C program's or a Go test
+// binary's (goSet), or nil.
+func (r *report) samples(src string) sampleSet {
+	if set := r.goSet(src); set != nil {
+		return set.sampleSet
+	}
+	if src == "c" && r.res.c != nil {
+		return r.res.c.sampleSet
+	}
+	return nil
+}
+
 // stat is the benchmark a reference names (source:name).
 func (r *report) stat(ref string) stat {
 	src, name, _ := strings.Cut(ref, ":")
 	group, fn, _ := strings.Cut(name, "/")
 	switch src {
-	case "c":
-		return r.res.c.get(name)
 	case "rust":
 		return r.res.crit.get(group, fn).Time
 	case "rust_element":
@@ -182,7 +192,7 @@ func (r *report) stat(ref string) stat {
 	case "openssl":
 		return r.res.ceil.OpenSSL()
 	}
-	return r.goSet(src).get(name)
+	return r.samples(src).get(name)
 }
 
 // pairs is the samples of benchmarks a and b, a's first, from each process
@@ -196,15 +206,13 @@ func (r *report) pairs(a, b string) [][2]float64 {
 	switch {
 	case sa != sb:
 		return nil
-	case sa == "c":
-		return r.res.c.pairs(na, nb)
 	case sa == "rust" || sa == "rust_element":
 		if ga == gb {
 			return r.res.crit.pairs(ga, fa, fb)
 		}
 		return nil
 	}
-	return r.goSet(sa).pairs(na, nb)
+	return r.samples(sa).pairs(na, nb)
 }
 
 // why says why the benchmark a reference names was not measured, where

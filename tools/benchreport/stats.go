@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -103,4 +105,64 @@ func pct(a, b stat) string {
 		return "not measured"
 	}
 	return fmt.Sprintf("%.0f%%", 100*a.Center/b.Center)
+}
+
+// sampleSet is one program's samples by benchmark name: a value from each
+// pass (process) that ran the benchmark, with that pass, in the order read.
+type sampleSet map[string][]sample
+
+type sample struct {
+	pass int
+	v    float64
+}
+
+func (s sampleSet) add(name string, pass int, v float64) { s[name] = append(s[name], sample{pass, v}) }
+
+// values is a benchmark's values in the order read.
+func (s sampleSet) values(name string) []float64 {
+	var v []float64
+	for _, x := range s[name] {
+		v = append(v, x.v)
+	}
+	return v
+}
+
+// get is a benchmark's median and interval; nothing when not measured.
+func (s sampleSet) get(name string) stat { return summarize(s.values(name)) }
+
+// byPass is a benchmark's values by pass; false when two values claim one
+// pass (output whose passes cannot be told apart).
+func (s sampleSet) byPass(name string) (map[int]float64, bool) {
+	m := map[int]float64{}
+	for _, x := range s[name] {
+		if _, dup := m[x.pass]; dup {
+			return nil, false
+		}
+		m[x.pass] = x.v
+	}
+	return m, true
+}
+
+// pairs is the values of benchmarks a and b from each pass that ran both,
+// in pass order, a's first: one pair per process; none when the passes of
+// either cannot be told apart.
+func (s sampleSet) pairs(a, b string) [][2]float64 {
+	ma, okA := s.byPass(a)
+	mb, okB := s.byPass(b)
+	if !okA || !okB {
+		return nil
+	}
+	return pairByPass(ma, mb)
+}
+
+// pairByPass pairs two benchmarks' samples, each by pass, from the passes
+// that measured both, in pass order, a's first: one pair per process.
+func pairByPass(a, b map[int]float64) [][2]float64 {
+	var out [][2]float64
+	for _, pass := range slices.Sorted(maps.Keys(a)) {
+		if w, ok := b[pass]; ok {
+			out = append(out, [2]float64{a[pass], w})
+		}
+	}
+	return out
 }

@@ -271,13 +271,12 @@ func (r *report) missExplained(t target, size string) bool {
 // comparison); from rows measured one after the other, the ratio of the
 // two medians, significant when their intervals do not overlap.
 func (r *report) fillRatio(n float64) (v float64, sep, paired bool) {
-	c := r.res.c
-	table := c.fillTable(n)
-	if !strings.HasPrefix(table, turnsPrefix) {
-		v, sep = ratioOf(c.get(table+"planet36"), c.get(table+"randp"))
+	table := "c:" + r.fillTable(n)
+	if !strings.HasPrefix(table, "c:"+turnsPrefix) {
+		v, sep = ratioOf(r.stat(table+"planet36"), r.stat(table+"randp"))
 		return v, sep, false
 	}
-	v, sep = pairedRatio(c.pairs(table+"planet36", table+"randp"))
+	v, sep = pairedRatio(r.pairs(table+"planet36", table+"randp"))
 	return v, sep, true
 }
 
@@ -296,11 +295,10 @@ func pairedRatio(pairs [][2]float64) (float64, bool) {
 
 // fillBars is the C fill target at every size from 16 B to 1 MiB.
 func (r *report) fillBars(t target) []bar {
-	c := r.res.c
 	p36 := r.res.peers[t.Peer]
 	var bars []bar
 	for _, n := range sweepSizes() {
-		name := c.fillTable(n)
+		name := r.fillTable(n)
 		calls := " calls"
 		if strings.HasPrefix(name, turnsPrefix) {
 			calls = " calls in turns"

@@ -87,7 +87,7 @@ func (r *report) data() map[string]any {
 		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
 		"Backends": contestants.Backends, "Refs": refs, "Unp": refs.Unpredictable, "Summary": r.summaryGroups(),
 		"Targets": r.targetTables(), "VAES": strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes "),
-		"FillVerdicts": r.fillVerdicts(), "Turns": res.c.inTurns(), "Offsets": offsets, "OffsetsTable": table,
+		"FillVerdicts": r.fillVerdicts(), "Turns": r.inTurns(), "Offsets": offsets, "OffsetsTable": table,
 		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
 		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
 		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoRuns": res.goRandp.runs(),

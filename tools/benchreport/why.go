@@ -96,15 +96,15 @@ func (r *report) misses() *misses {
 	m.Kernel, _ = res.ceil.widest()
 	perByte, ceilKnown := res.ceil.perByte()
 	m.PerByte, m.Ceil = perByte, ceilKnown
-	u64, cz := res.c.get("u64/randp"), res.crit.get("copy_zero", "16").Time
+	u64, cz := r.stat("c:u64/randp"), res.crit.get("copy_zero", "16").Time
 	call, callKnown := 0.0, u64.ok() && cz.ok()
 	if callKnown {
 		call = math.Max(0, u64.Lo-8*perByte-cz.Lo)
 	}
 	for _, n := range sweepSizes() {
 		v, _, _ := r.fillRatio(n)
-		name := res.c.fillTable(n)
-		f := fillFloor{Size: n, P36: res.c.get(name + "planet36"), Randp: res.c.get(name + "randp"), Keystream: n * perByte,
+		name := "c:" + r.fillTable(n)
+		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * perByte,
 			Direct: n >= directFrom, Call: call, CallKnown: callKnown}
 		if !f.Direct {
 			f.CopyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
@@ -126,8 +126,8 @@ func (r *report) misses() *misses {
 			}
 		}
 	}
-	dlopen := res.c.get("u64/randp_dlopen")
-	m.Word = dlopen.ok() && dlopen.Center > wordTarget && res.c.get("copyzero_u64/copyzero").ok() && ceilKnown
+	dlopen := r.stat("c:u64/randp_dlopen")
+	m.Word = dlopen.ok() && dlopen.Center > wordTarget && r.stat("c:copyzero_u64/copyzero").ok() && ceilKnown
 	if r.stat("rust:u32/copyzero_u32").ok() {
 		v, _, _, _ := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng")
 		lt, _, _, _ := r.ratio("rust:lt_u32/randp_lt_u32", "rust:lt_u32/rand_random_range")
