@@ -177,21 +177,18 @@ func (r *report) fillVerdicts() []fillVerdict {
 	}
 	groups := map[string][]string{}
 	for _, n := range sweepSizes() {
-		ratio, sep, _ := r.fillRatio(n)
-		var v string
+		f, v := r.fill(n), "faster"
 		switch {
-		case ratio == 0:
+		case f.Ratio == 0:
 			continue
-		case !sep:
+		case !f.Sep:
 			v = "no significant difference"
-		case ratio < 1:
+		case f.Ratio < 1:
 			v = "**slower**"
-		default:
-			v = "faster"
 		}
 		cell := fmtBytes(n)
-		if p := r.processes(r.fillTable(n)); p != "" {
-			cell += " (" + p + ")"
+		if f.Won != "" {
+			cell += " (" + f.Won + ")"
 		}
 		groups[v] = append(groups[v], cell)
 	}
@@ -216,13 +213,6 @@ func syscallSummary(out string) string {
 		return "**not verified in this run** (benches/go's seccomp test did not pass or did not run)."
 	}
 	return "verified in this run by benches/go's seccomp test: " + strings.Join(lines, "; ") + "."
-}
-
-func quoted(s string) string {
-	if s == "" {
-		return ""
-	}
-	return fmt.Sprintf("%q", s)
 }
 
 // peerSource is where a peer's source came from as the report names it:

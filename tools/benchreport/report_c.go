@@ -34,26 +34,39 @@ func sweepSizes() []float64 {
 // sizeName is the benchmark name of a size: "4B", "4KiB", "1MiB".
 func sizeName(n float64) string { return strings.ReplaceAll(fmtBytes(n), " ", "") }
 
-// perProcess counts the passes in which randp was faster than a rival in
-// the same process, of the passes that measured both.
-func (r *report) perProcess(randpName, rivalName string) (faster, of int) {
-	pairs := r.pairs("c:"+randpName, "c:"+rivalName)
-	for _, p := range pairs {
-		if p[0] < p[1] {
-			faster++
-		}
-	}
-	return faster, len(pairs)
-}
-
 // processes is "N of M": the processes in which randp was the faster of
 // the M that measured it and planet36/randp in the C table tbl
 // ("fill_256B/"), or "" when none did.
 func (r *report) processes(tbl string) string {
-	if fast, of := r.perProcess(tbl+"randp", tbl+"planet36"); of > 0 {
-		return fmt.Sprintf("%d of %d", fast, of)
+	if pairs := r.pairs("c:"+tbl+"randp", "c:"+tbl+"planet36"); len(pairs) > 0 {
+		return fmt.Sprintf("%d of %d", wins(pairs), len(pairs))
 	}
 	return ""
+}
+
+// fillCmp is randp against planet36/randp in the C fills of one size.
+type fillCmp struct {
+	Turns bool    // whether they took turns (fillTable): the ratio is paired
+	Ratio float64 // planet36/randp's time over randp's; 0: not measured
+	Sep   bool    // whether the ratio is significant
+	Won   string  // the processes randp won (processes), or ""
+}
+
+// fill compares randp with planet36/randp in the C fills of `n` bytes. From
+// rows in turns the ratio is paired: the median of each process's ratio,
+// significant when that median's interval excludes 1 (both sides of a
+// process met the same moments, so the pairs carry the comparison); from
+// rows measured one after the other, the ratio of the two medians,
+// significant when their intervals do not overlap.
+func (r *report) fill(n float64) fillCmp {
+	tbl := r.fillTable(n)
+	f := fillCmp{Turns: strings.HasPrefix(tbl, turnsPrefix), Won: r.processes(tbl)}
+	if p36, randp := "c:"+tbl+"planet36", "c:"+tbl+"randp"; f.Turns {
+		f.Ratio, f.Sep = pairedRatio(r.pairs(p36, randp))
+	} else {
+		f.Ratio, f.Sep = ratioOf(r.stat(p36), r.stat(randp))
+	}
+	return f
 }
 
 // cHead is a C contestant's column head.

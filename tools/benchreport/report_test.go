@@ -96,7 +96,7 @@ func loadMerged(t *testing.T, dir string) *cSet {
 }
 
 // TestMergeCPasses: per-pass files merge into one; samples keep their pass,
-// and perProcess pairs randp and a rival within each process.
+// and processes pairs randp and a rival within each process.
 func TestMergeCPasses(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "pass-01.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 100, "fill_1KiB/planet36": 90}, map[string]any{"library_build_type": "debug"}))
@@ -110,8 +110,8 @@ func TestMergeCPasses(t *testing.T) {
 		t.Errorf("by pass = %v", bp)
 	}
 	r := &report{res: &results{c: c}}
-	if f, of := r.perProcess("fill_1KiB/randp", "fill_1KiB/planet36"); f != 2 || of != 3 {
-		t.Errorf("perProcess = %d of %d, want 2 of 3", f, of)
+	if p := r.processes("fill_1KiB/"); p != "2 of 3" {
+		t.Errorf("processes = %q, want 2 of 3", p)
 	}
 	if c.buildType() != "debug" {
 		t.Errorf("build type %q", c.buildType())
@@ -132,8 +132,8 @@ func TestPerProcessAfterSummaries(t *testing.T) {
 		t.Fatalf("medians %v %v", c.get("fill_1KiB/randp"), c.get("fill_1KiB/planet36"))
 	}
 	r := &report{res: &results{c: c}}
-	if f, of := r.perProcess("fill_1KiB/randp", "fill_1KiB/planet36"); f != 2 || of != 3 {
-		t.Errorf("perProcess = %d of %d, want 2 of 3 (passes 1 and 3)", f, of)
+	if p := r.processes("fill_1KiB/"); p != "2 of 3" {
+		t.Errorf("processes = %q, want 2 of 3 (passes 1 and 3)", p)
 	}
 }
 
@@ -947,12 +947,12 @@ func TestFillTurns(t *testing.T) {
 	if got := r.fillTable(1024); got != "fill_1KiB/" {
 		t.Errorf("fillTable(1 KiB) = %q", got)
 	}
-	if f, of := r.perProcess("fill_turns_2KiB/randp", "fill_turns_2KiB/planet36"); f != 1 || of != len(times) {
-		t.Errorf("perProcess = %d of %d, want 1 of %d", f, of, len(times))
+	if p := r.processes("fill_turns_2KiB/"); p != "1 of 10" {
+		t.Errorf("processes = %q, want 1 of 10", p)
 	}
 	out := r.exec("losses", r.data())
-	if v, sep, paired := r.fillRatio(128); !paired || !sep || math.Abs(v-1.1) > 1e-9 {
-		t.Errorf("fillRatio(128 B) = %v, %v, %v; want the paired 1.1, significant", v, sep, paired)
+	if f := r.fill(128); !f.Turns || !f.Sep || math.Abs(f.Ratio-1.1) > 1e-9 {
+		t.Errorf("fill(128 B) = %+v; want the paired 1.1, significant", f)
 	}
 	if _, sep := ratioOf(c.get("fill_turns_128B/planet36"), c.get("fill_turns_128B/randp")); sep {
 		t.Errorf("the 128 B medians' intervals do not overlap: the case no longer shows what pairing adds")

@@ -186,11 +186,7 @@ func (r *report) targetBar(t target, size string) bar {
 		}
 	default:
 		v, sep, faster, of := r.ratio(a, b)
-		of0 := "medians"
-		if of > 0 {
-			of0 = "median of the processes' ratios"
-		}
-		row = ratioVerdict(what, v, sep, of0, t.Target, ok)
+		row = ratioVerdict(what, v, sep, of > 0, t.Target, ok)
 		if of > 0 && t.Wins {
 			row.Measured += fmt.Sprintf("; randp faster in %d of %d processes", faster, of)
 		}
@@ -221,23 +217,34 @@ func (r *report) ratio(a, b string) (v float64, sep bool, faster, of int) {
 		v, sep = ratioOf(r.stat(a), r.stat(b))
 		return v, sep, 0, 0
 	}
+	v, sep = pairedRatio(pairs)
+	return v, sep, wins(pairs), len(pairs)
+}
+
+// wins counts the pairs whose first value is the smaller: the processes
+// in which the first benchmark took less time.
+func wins(pairs [][2]float64) int {
+	n := 0
 	for _, p := range pairs {
 		if p[0] < p[1] {
-			faster++
+			n++
 		}
 	}
-	v, sep = pairedRatio(pairs)
-	return v, sep, faster, len(pairs)
+	return n
 }
 
 // ratioVerdict is a bar for ratio v, significant or not (then the cell
-// names what v is the ratio of: `of`); 0 is not measured.
-func ratioVerdict(what string, v float64, sep bool, of, target string, ok func(float64) bool) bar {
+// names what v is the ratio of: the medians, or the processes' ratios
+// when paired); 0 is not measured.
+func ratioVerdict(what string, v float64, sep, paired bool, target string, ok func(float64) bool) bar {
 	if v == 0 {
 		return bar{what, "not measured", target, "—"}
 	}
 	m := sig(v) + "×"
-	if !sep {
+	if of := "medians"; !sep {
+		if paired {
+			of = "median of the processes' ratios"
+		}
 		m = fmt.Sprintf("%s (%s %s×)", noDifference, of, sig(v))
 	}
 	return bar{what, m, target, yesNo(ok(v))}
@@ -263,23 +270,6 @@ func (r *report) missExplained(t target, size string) bool {
 	return map[string]bool{"v2": m.V2, "word": m.Word}[t.Profile]
 }
 
-// fillRatio is randp's throughput against planet36/randp for C fills of
-// `n` bytes (planet36/randp's time over randp's) and whether it is
-// significant. From rows in turns it is paired: the median of each
-// process's ratio, significant when that median's interval excludes 1
-// (both sides of a process met the same moments, so the pairs carry the
-// comparison); from rows measured one after the other, the ratio of the
-// two medians, significant when their intervals do not overlap.
-func (r *report) fillRatio(n float64) (v float64, sep, paired bool) {
-	table := "c:" + r.fillTable(n)
-	if !strings.HasPrefix(table, "c:"+turnsPrefix) {
-		v, sep = ratioOf(r.stat(table+"planet36"), r.stat(table+"randp"))
-		return v, sep, false
-	}
-	v, sep = pairedRatio(r.pairs(table+"planet36", table+"randp"))
-	return v, sep, true
-}
-
 // pairedRatio is the median over the processes of each one's ratio
 // p[0]/p[1], significant when that median's interval excludes 1.
 func pairedRatio(pairs [][2]float64) (float64, bool) {
@@ -298,19 +288,13 @@ func (r *report) fillBars(t target) []bar {
 	p36 := r.res.peers[t.Peer]
 	var bars []bar
 	for _, n := range sweepSizes() {
-		name := r.fillTable(n)
-		calls := " calls"
-		if strings.HasPrefix(name, turnsPrefix) {
+		f, calls := r.fill(n), " calls"
+		if f.Turns {
 			calls = " calls in turns"
 		}
-		v, sep, paired := r.fillRatio(n)
-		of := "medians"
-		if paired {
-			of = "median of the processes' ratios"
-		}
-		b := ratioVerdict(strings.ReplaceAll(t.What, "{size}", fmtBytes(n)+calls), v, sep, of, t.Target, meets(t.Target))
-		if p := r.processes(name); p != "" {
-			b.Measured += "; randp faster in " + p + " processes"
+		b := ratioVerdict(strings.ReplaceAll(t.What, "{size}", fmtBytes(n)+calls), f.Ratio, f.Sep, f.Turns, t.Target, meets(t.Target))
+		if f.Won != "" {
+			b.Measured += "; randp faster in " + f.Won + " processes"
 		}
 		if p36 != "" {
 			b.Measured = notMeasured(p36)

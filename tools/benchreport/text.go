@@ -30,7 +30,7 @@ func init() {
 		// Formatting.
 		"ns": ns, "sig": sig, "spread": spread, "cell": timeCell, "gbps": gbps, "fill4GiB": fill4GiB, "pct": pct,
 		"per": per, "per32": per32, "fmtBytes": fmtBytes, "size": parseSize, "sizeName": sizeName,
-		"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured, "quoted": quoted,
+		"anchor": anchor, "link": link, "dirtyNote": dirtyNote, "notMeasured": notMeasured,
 		"frameKind": frameKind, "printf": fmt.Sprintf, "trimSuffix": strings.TrimSuffix,
 		"before":      func(s, sep string) string { b, _, _ := strings.Cut(s, sep); return b },
 		"familyModel": regexp.MustCompile(`family \d+ model \d+`).FindString,

@@ -102,7 +102,7 @@ func (r *report) misses() *misses {
 		call = math.Max(0, u64.Lo-8*perByte-cz.Lo)
 	}
 	for _, n := range sweepSizes() {
-		v, _, _ := r.fillRatio(n)
+		v := r.fill(n).Ratio
 		name := "c:" + r.fillTable(n)
 		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * perByte,
 			Direct: n >= directFrom, Call: call, CallKnown: callKnown}
