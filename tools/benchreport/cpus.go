@@ -103,21 +103,15 @@ func (r *report) everyCPU() []everyGroup {
 	var out []everyGroup
 	for gi, g := range all[0] {
 		var rows []everyRow
-		for _, groups := range all {
+		at := map[[2]string]int{} // a row's index in rows, by its You and Work
+		for run, groups := range all {
 			for _, row := range groups[gi].Rows {
-				same := func(x summaryRow) bool { return x.You == row.You && x.Work == row.Work }
-				if slices.ContainsFunc(rows, func(e everyRow) bool { return e.You == row.You && e.Work == row.Work }) {
-					continue
+				i, ok := at[[2]string{row.You, row.Work}]
+				if !ok {
+					i, at[[2]string{row.You, row.Work}] = len(rows), len(rows)
+					rows = append(rows, everyRow{row.You, row.Work, slices.Repeat([]string{"—"}, len(all))})
 				}
-				e := everyRow{You: row.You, Work: row.Work}
-				for _, gs := range all {
-					verdict := "—"
-					if i := slices.IndexFunc(gs[gi].Rows, same); i >= 0 {
-						verdict = gs[gi].Rows[i].Verdict()
-					}
-					e.Verdicts = append(e.Verdicts, verdict)
-				}
-				rows = append(rows, e)
+				rows[i].Verdicts[run] = row.Verdict()
 			}
 		}
 		out = append(out, everyGroup{g.Title, rows})

@@ -20,7 +20,7 @@ import (
 type cSet struct {
 	sampleSet                   // by name without "/real_time"
 	missing   map[string]string // contestant key -> reason
-	context   map[string]any
+	build     string            // the library's build type, as the first pass that says reports it
 	// dstOffset is where each pass's fill destinations started past a
 	// 64-byte boundary (benches/c's DstOffset), for the passes that say.
 	dstOffset map[int]int
@@ -74,11 +74,8 @@ func (s *cSet) why(key string) string {
 type gbenchRun struct {
 	Context    map[string]any `json:"context"`
 	Benchmarks []struct {
-		Name           string  `json:"name"`
 		RunName        string  `json:"run_name"`
 		RunType        string  `json:"run_type"`
-		Threads        int     `json:"threads"`
-		Iterations     float64 `json:"iterations"`
 		RealTime       float64 `json:"real_time"`
 		TimeUnit       string  `json:"time_unit"`
 		BytesPerSecond float64 `json:"bytes_per_second"`
@@ -106,22 +103,20 @@ func loadCBench(path string) (*cSet, error) {
 	}
 	var merged struct {
 		Passes []gbenchPass `json:"passes"`
+		gbenchRun
 	}
 	if err := json.Unmarshal(raw, &merged); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if merged.Passes == nil {
-		merged.Passes = []gbenchPass{{}}
-		if err := json.Unmarshal(raw, &merged.Passes[0].Run); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+		merged.Passes = []gbenchPass{{Run: merged.gbenchRun}}
 	}
 	s := &cSet{sampleSet: sampleSet{}, missing: map[string]string{}, dstOffset: map[int]int{}}
 	for _, p := range merged.Passes {
 		doc := p.Run
 		add := func(name string, v float64) { s.add(name, p.Pass, v) }
-		if s.context == nil {
-			s.context = doc.Context
+		if s.build == "" {
+			s.build, _ = doc.Context["library_build_type"].(string)
 		}
 		if v, ok := doc.Context["dst_offset"]; ok {
 			var off int
@@ -173,10 +168,7 @@ func (s *cSet) buildType() string {
 	if s == nil {
 		return ""
 	}
-	if v, ok := s.context["library_build_type"]; ok {
-		return fmt.Sprint(v)
-	}
-	return ""
+	return s.build
 }
 
 // turnsPrefix starts the tables in which randp and a rival fill in turns
