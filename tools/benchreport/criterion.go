@@ -1,12 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -87,11 +88,8 @@ func mergeCriterion(dir string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading criterion results: %w", err)
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].Pass != all[j].Pass {
-			return all[i].Pass < all[j].Pass
-		}
-		return string(all[i].Benchmark) < string(all[j].Benchmark)
+	slices.SortFunc(all, func(a, b critRaw) int {
+		return cmp.Or(a.Pass-b.Pass, strings.Compare(string(a.Benchmark), string(b.Benchmark)))
 	})
 	return json.MarshalIndent(all, "", " ")
 }
@@ -114,9 +112,7 @@ func loadCriterion(path string) (critSet, error) {
 	if err := json.Unmarshal(raw, &all); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	set := critSet{}
-	perPass := map[[2]string][]float64{}
-	byPass := map[[2]string]map[int]float64{}
+	set, samples := critSet{}, sampleSet{}
 	for _, r := range all {
 		c, err := parseCritRaw(r)
 		if err != nil {
@@ -125,17 +121,13 @@ func loadCriterion(path string) (critSet, error) {
 		if set[c.Group] == nil {
 			set[c.Group] = map[string]critResult{}
 		}
-		k := [2]string{c.Group, c.Function}
-		perPass[k] = append(perPass[k], c.Time.Center)
+		k := c.Group + "\x00" + c.Function // both, though either may hold a slash
+		samples.add(k, r.Pass, c.Time.Center)
 		if r.Pass > 0 {
-			if byPass[k] == nil {
-				byPass[k] = map[int]float64{}
-			}
-			byPass[k][r.Pass] = c.Time.Center
-			c.ByPass = byPass[k]
+			c.ByPass, _ = samples.byPass(k)
 		}
-		if r.Pass > 0 || len(perPass[k]) > 1 {
-			c.Time = summarize(perPass[k])
+		if r.Pass > 0 || len(samples[k]) > 1 {
+			c.Time = samples.get(k)
 		}
 		set[c.Group][c.Function] = c
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,42 +38,39 @@ func loadResults(dir string, smoke bool) (*results, error) {
 			errs = append(errs, err.Error())
 		}
 	}
+	at := func(name string) string { return filepath.Join(dir, name) }
+	text := func(name string) string {
+		b, err := os.ReadFile(at(name))
+		need(err)
+		return string(b)
+	}
 	var err error
-	r.run, err = loadRunInfo(filepath.Join(dir, "run.txt"))
+	r.run, err = loadRunInfo(at("run.txt"))
 	need(err)
-	r.load, _ = loadLoadavg(filepath.Join(dir, "loadavg.txt"))
-	if c, err := loadCriterion(filepath.Join(dir, "criterion.json")); err == nil {
+	r.load, _ = loadLoadavg(at("loadavg.txt"))
+	if c, err := loadCriterion(at("criterion.json")); err == nil {
 		r.crit = c
-	} else if !smoke {
+	} else {
 		need(err)
 	}
-	r.c, err = loadCBench(filepath.Join(dir, "c.json"))
+	r.c, err = loadCBench(at("c.json"))
 	need(err)
-	r.goRandp, err = loadGoBench(filepath.Join(dir, "go-randp.txt"))
+	r.goRandp, err = loadGoBench(at("go-randp.txt"))
 	need(err)
-	r.goPeers, err = loadGoBench(filepath.Join(dir, "go-peers.txt"))
+	r.goPeers, err = loadGoBench(at("go-peers.txt"))
 	need(err)
-	need(r.loadPeers(filepath.Join(dir, "peers.txt")))
+	need(r.loadPeers(at("peers.txt")))
 	if r.peers["dcrd-crypto-rand"] == "" {
-		r.goDcrd, err = loadGoBench(filepath.Join(dir, "go-dcrd.txt"))
+		r.goDcrd, err = loadGoBench(at("go-dcrd.txt"))
 		need(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "go-purego-status.txt")); err == nil {
-		r.puregoStatus = strings.TrimSpace(string(b))
-	} else {
+	if r.puregoStatus = strings.TrimSpace(text("go-purego-status.txt")); strings.HasPrefix(r.puregoStatus, "built") {
+		r.goPurego, err = loadGoBench(at("go-randp-purego.txt"))
 		need(err)
 	}
-	if strings.HasPrefix(r.puregoStatus, "built") {
-		r.goPurego, err = loadGoBench(filepath.Join(dir, "go-randp-purego.txt"))
-		need(err)
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "syscall-check.txt")); err == nil {
-		r.syscallCheck = string(b)
-	} else {
-		need(err)
-	}
-	need(r.ceil.load(filepath.Join(dir, "ceiling.txt")))
-	r.opcount, err = loadOpcounts(filepath.Join(dir, "go-opcount.txt"))
+	r.syscallCheck = text("syscall-check.txt")
+	need(r.ceil.load(at("ceiling.txt")))
+	r.opcount, err = loadOpcounts(at("go-opcount.txt"))
 	need(err)
 	if len(errs) > 0 && !smoke {
 		return nil, fmt.Errorf("incomplete results in %s:\n  %s", dir, strings.Join(errs, "\n  "))
@@ -82,26 +78,21 @@ func loadResults(dir string, smoke bool) (*results, error) {
 	for _, e := range errs {
 		fmt.Fprintln(os.Stderr, "benchreport: smoke: missing", e)
 	}
-	if r.run == nil {
-		r.run = runInfo{}
-	}
 	return r, nil
 }
 
 // loadPeers reads benches/peers.sh's status: "<name> available <from>" or
 // "<name> missing <why>".
 func (r *results) loadPeers(path string) error {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		for _, p := range contestants.Peers {
 			r.peers[p] = "peer source unavailable"
 		}
 		return err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), " ", 3)
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(line, " ", 3)
 		if len(f) < 2 {
 			continue
 		}
@@ -114,7 +105,7 @@ func (r *results) loadPeers(path string) error {
 			r.peers[f[0]] = f[2]
 		}
 	}
-	return sc.Err()
+	return nil
 }
 
 // puregoImplementation is what the pure-Go binary says it ran ("purego",
