@@ -23,13 +23,11 @@ func (r *report) goMem(src, name string) string {
 	return fmt.Sprintf("%.0f B, %.0f allocs", b, a)
 }
 
-// seed000Table is dcrd's benchstat table (old against new) as measured
-// here, beside its published numbers: data/contestants.toml's go.benchstat
+// benchstatRows are the rows of dcrd's benchstat table as measured here
+// (templates/go.tmpl's go_benchstat): data/contestants.toml's go.benchstat
 // rows at each of dcrd's sizes, then dcrd's functions, whose code did not
-// change.
-func (r *report) seed000Table() string {
-	t := &table{head: []string{"Benchmark", "old, here", "new, here", "vs base, here", "reference: old", "reference: new", "reference: vs base"}}
-	rows := []benchstatRow{}
+// change; and the geomean of the rows with both columns, or "".
+func (r *report) benchstatRows() (rows []benchstatRow, geo string) {
 	for _, row := range contestants.Go.Benchstat {
 		for _, sz := range contestants.Go.DcrdSizes {
 			at := func(s string) string { return strings.ReplaceAll(s, "{size}", sz) }
@@ -41,24 +39,15 @@ func (r *report) seed000Table() string {
 	}
 	var geoOld, geoNew []float64
 	for _, row := range rows {
-		old, nw := r.stat(row.Old), r.stat(row.New)
-		newCell, vs := "unchanged code: = old", ""
-		if row.New != "" {
-			newCell, vs = timeCell(nw, "")+row.Note, vsBase(old, nw)
-			if old.ok() && nw.ok() {
-				geoOld, geoNew = append(geoOld, old.Center), append(geoNew, nw.Center)
-			}
+		if old, nw := r.stat(row.Old), r.stat(row.New); old.ok() && nw.ok() {
+			geoOld, geoNew = append(geoOld, old.Center), append(geoNew, nw.Center)
 		}
-		ref := seed000Ref(row.Name)
-		t.row(row.Name, timeCell(old, r.why(row.Old)), newCell, vs, ns(ref.Old)+" "+ref.OldPM, ns(ref.New)+" "+ref.NewPM, ref.VsBase)
 	}
-	geo := ""
 	if len(geoOld) > 0 {
 		o, n := geomean(geoOld), geomean(geoNew)
 		geo = fmt.Sprintf("%s → %s, %+.2f%% (%d rows)", ns(o), ns(n), 100*(n/o-1), len(geoOld))
 	}
-	t.row("geomean", geo, "", "", "", "", refs.Dcrd.Geomean+" (24 rows)")
-	return t.String()
+	return rows, geo
 }
 
 // vsBase is benchstat's "vs base" (new/old − 1) where the intervals separate.

@@ -38,7 +38,7 @@ func init() {
 		"ok": stat.ok, "plus": plus, "add": func(a, b float64) float64 { return a + b },
 		"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
 		"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
-		"compare": compare, "scaling": scaling,
+		"compare": compare, "scaling": scaling, "vsBase": vsBase,
 		"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes,
 		// set is a copy of a template's data with more names and values, for a
 		// define that several places call with their own.
@@ -59,20 +59,20 @@ func init() {
 }
 
 // reportFuncs are the template functions that read the run of r:
-// stat "source:name" (a benchmark, as data/summary.toml names them), cwhy
-// (why a C contestant has no rows), vs (compare, recording a loss),
-// hasFlags (whether the CPU has a backend's flags), cThreads and
-// rustThreads (a row of one thread against two), goMem (a Go benchmark's
-// memory), cHead and cLabel (a
-// C contestant's column head and row label), chart (a chart of
-// data/charts.toml, drawn from the run), processes (randp's wins of a C
-// table's processes against planet36/randp) and peerWhy (why a peer is
-// missing, or "").
+// stat "source:name" (a benchmark, as data/summary.toml names them), why
+// (why it was not measured, where its source says), cwhy (why a C
+// contestant has no rows), vs (compare, recording a loss), hasFlags
+// (whether the CPU has a backend's flags), cThreads and rustThreads (a
+// row of one thread against two), goMem (a Go benchmark's memory), cHead
+// and cLabel (a C contestant's column head and row label), chart (a chart
+// of data/charts.toml, drawn from the run), processes (randp's wins of a
+// C table's processes against planet36/randp), sweepSection (a sweep's
+// table) and peerWhy (why a peer is missing, or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
 		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goMem": r.goMem,
 		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes, "chart": r.chart, "sweepSection": r.sweepSection,
-		"peerWhy": func(peer string) string { return r.res.peers[peer] }}
+		"why": r.why, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
 // data is what the templates read: the run's record and results, the
@@ -82,6 +82,7 @@ func (r *report) data() map[string]any {
 	set, why := res.purego()
 	widest, w := res.ceil.widest()
 	offsets, table := r.cFillByOffset()
+	benchstat, geomean := r.benchstatRows()
 	return map[string]any{
 		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.exec("cpu", res.run),
 		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
@@ -92,7 +93,7 @@ func (r *report) data() map[string]any {
 		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
 		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoRuns": res.goRandp.runs(),
 		"Procs": strings.TrimPrefix(res.goRandp.procsOr(), "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
-		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Seed000": r.seed000Table(), "Purego": set, "PuregoWhy": why,
+		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Benchstat": benchstat, "BenchstatGeomean": geomean, "Purego": set, "PuregoWhy": why,
 		"PuregoImpl": res.puregoImplementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goRandp.implementation(),
 		"Peers": res.peers, "PeerFrom": res.peerFrom, "BuildType": res.c.buildType(), "OpenSSL": res.ceil.OpenSSLVersion,
 		"Hypervisor": strings.Contains(" "+res.run["cpu_flags"]+" ", " hypervisor "), "Syscall": syscallSummary(res.syscallCheck),
