@@ -125,56 +125,58 @@ func refCells(group, key string) []string {
 	return cells
 }
 
-// cFillByOffset sets randp's and planet36/randp's fills side by side by
+// offsetRow is one size's row of templates/c.tmpl's c_offsets: a cell per
+// destination offset, "" where no process used it.
+type offsetRow struct {
+	Size  float64
+	Cells []string
+}
+
+// fillByOffset sets randp's and planet36/randp's fills side by side by
 // where the destination started (benches/c's DstOffset, turned from one
 // pass to the next), at the sizes where a copy out of a buffer decides the
 // call: whether either library's speed depends on the caller's alignment,
-// and whether randp wins at each: the offsets and the table, or nothing
-// when the passes used one offset.
-func (r *report) cFillByOffset() (offsetList, tbl string) {
+// and whether randp wins at each: the offsets and a row per size, or
+// nothing when the passes used one offset.
+func (r *report) fillByOffset() (offsets []int, rows []offsetRow) {
 	c := r.res.c
 	if c == nil {
-		return "", ""
+		return nil, nil
 	}
-	offsets := slices.Compact(slices.Sorted(maps.Values(c.dstOffset)))
-	if len(offsets) < 2 {
-		return "", ""
+	if offsets = slices.Compact(slices.Sorted(maps.Values(c.dstOffset))); len(offsets) < 2 {
+		return nil, nil
 	}
-	head := []string{"Size"}
-	for _, off := range offsets {
-		head = append(head, fmt.Sprintf("destination +%d B: randp / planet36/randp", off))
-	}
-	t := &table{head: head}
 	for _, n := range cFillSizes() {
 		if n < 64 || n > 4096 {
 			continue
 		}
-		name := r.fillTable(n)
-		a, _ := c.byPass(name + "randp")
-		b, _ := c.byPass(name + "planet36")
-		cells := []string{fmtBytes(n)}
+		tbl := r.fillTable(n)
+		a, _ := c.byPass(tbl + "randp")
+		b, _ := c.byPass(tbl + "planet36")
+		row := offsetRow{Size: n}
 		for _, off := range offsets {
-			var ra, rb []float64
-			fast := 0
+			var pairs [][2]float64
 			for pass, v := range a {
-				w, ok := b[pass]
-				if !ok || c.dstOffset[pass] != off {
-					continue
-				}
-				ra, rb = append(ra, v), append(rb, w)
-				if v < w {
-					fast++
+				if w, ok := b[pass]; ok && c.dstOffset[pass] == off {
+					pairs = append(pairs, [2]float64{v, w})
 				}
 			}
-			if len(ra) == 0 {
-				cells = append(cells, "")
-				continue
+			side := func(i int) string {
+				var v []float64
+				for _, p := range pairs {
+					v = append(v, p[i])
+				}
+				return ns(summarize(v).Center)
 			}
-			cells = append(cells, fmt.Sprintf("%s / %s (randp faster in %d of %d)", ns(summarize(ra).Center), ns(summarize(rb).Center), fast, len(ra)))
+			cell := ""
+			if len(pairs) > 0 {
+				cell = fmt.Sprintf("%s / %s (randp faster in %d of %d)", side(0), side(1), wins(pairs), len(pairs))
+			}
+			row.Cells = append(row.Cells, cell)
 		}
-		t.row(cells...)
+		rows = append(rows, row)
 	}
-	return joinInts(offsets), t.String()
+	return offsets, rows
 }
 
 // joinInts writes 0, 16, 32 and 48.

@@ -241,8 +241,7 @@ func TestFillByOffset(t *testing.T) {
 		t.Fatalf("offsets by pass = %v", c.dstOffset)
 	}
 	r := &report{res: &results{c: c}}
-	offsets, out := r.cFillByOffset()
-	out = offsets + " bytes\n" + out
+	out := r.exec("c_offsets", r.data())
 	for _, want := range []string{
 		"destination +0 B: randp / planet36/randp",
 		"destination +16 B: randp / planet36/randp",
@@ -257,8 +256,8 @@ func TestFillByOffset(t *testing.T) {
 		c.dstOffset[p] = 32
 	}
 	r = &report{res: &results{c: c}}
-	if _, out := r.cFillByOffset(); out != "" {
-		t.Errorf("one offset gave a table:\n%s", out)
+	if offsets, rows := r.fillByOffset(); offsets != nil || rows != nil {
+		t.Errorf("one offset gave a table: %v %v", offsets, rows)
 	}
 }
 

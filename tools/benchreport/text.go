@@ -39,7 +39,7 @@ func init() {
 		"sub": func(a, b float64) float64 { return a - b }, "mul": func(a, b float64) float64 { return a * b },
 		"div": func(a, b float64) float64 { return a / b }, "hasPrefix": strings.HasPrefix, "contains": strings.Contains,
 		"compare": compare, "scaling": scaling, "vsBase": vsBase,
-		"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes,
+		"floats": func(v ...float64) []float64 { return v }, "cFillSizes": cFillSizes, "sweepSizes": sweepSizes, "joinInts": joinInts,
 		// set is a copy of a template's data with more names and values, for a
 		// define that several places call with their own.
 		"set": func(data map[string]any, kv ...any) map[string]any {
@@ -81,14 +81,14 @@ func (r *report) data() map[string]any {
 	res := r.res
 	set, why := res.purego()
 	widest, w := res.ceil.widest()
-	offsets, table := r.cFillByOffset()
+	offsets, offsetRows := r.fillByOffset()
 	benchstat, geomean := r.benchstatRows()
 	return map[string]any{
 		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.exec("cpu", res.run),
 		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
 		"Backends": contestants.Backends, "Refs": refs, "Unp": refs.Unpredictable, "Summary": r.summaryGroups(),
 		"Targets": r.targetTables(), "VAES": strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes "),
-		"FillVerdicts": r.fillVerdicts(), "Turns": r.inTurns(), "Offsets": offsets, "OffsetsTable": table,
+		"FillVerdicts": r.fillVerdicts(), "Turns": r.inTurns(), "Offsets": offsets, "OffsetRows": offsetRows,
 		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
 		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
 		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoRuns": res.goRandp.runs(),
