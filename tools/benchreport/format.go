@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // fourGiB is planet36/randp's fill amount.
@@ -99,35 +98,6 @@ func fmtBytes(n float64) string {
 	default:
 		return fmt.Sprintf("%.0f B", n)
 	}
-}
-
-// table is a small Markdown table writer.
-type table struct {
-	head []string
-	rows [][]string
-}
-
-func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) String() string {
-	var b strings.Builder
-	line := func(cells []string) {
-		b.WriteString("|")
-		for _, c := range cells {
-			b.WriteString(" " + c + " |")
-		}
-		b.WriteString("\n")
-	}
-	line(t.head)
-	sep := make([]string, len(t.head))
-	for i := range sep {
-		sep[i] = "---"
-	}
-	line(sep)
-	for _, r := range t.rows {
-		line(r)
-	}
-	return b.String()
 }
 
 // fmtMs writes a time in ms with three significant digits at most.

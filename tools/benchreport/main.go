@@ -103,11 +103,11 @@ func main() {
 			}
 			crit = runs[0].res.crit
 		}
-		t, err := sweepTable(crit, *sweep)
-		if err != nil {
-			fatal(err)
+		s := sweepTable(crit, *sweep)
+		if s.Err != nil {
+			fatal(s.Err)
 		}
-		fmt.Print(t)
+		fmt.Print(new(report).exec("sweep_table", s))
 		return
 	}
 

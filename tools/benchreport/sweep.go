@@ -7,34 +7,42 @@ import (
 	"strings"
 )
 
-// sweepTable prints the table of one parameter sweep of benches/sweep.rs
-// (contestants.toml's [[sweep]]): groups <sweep>_fill_1MiB,
+// sweep is one parameter sweep's table (templates/rust.tmpl's
+// sweep_table): its sweep of data/contestants.toml and a row of cells per
+// parameter value, or why it has none.
+type sweep struct {
+	sweepSpec
+	Rows [][]string
+	Err  error
+}
+
+// sweepTable reads one parameter sweep of benches/sweep.rs
+// (contestants.toml's [[sweep]]) from groups <sweep>_fill_1MiB,
 // <sweep>_fill_256B and <sweep>_u64, one benchmark per parameter value.
-func sweepTable(crit critSet, sweep string) (string, error) {
-	i := slices.IndexFunc(contestants.Sweeps, func(s sweepSpec) bool { return s.Name == sweep })
+func sweepTable(crit critSet, name string) sweep {
+	i := slices.IndexFunc(contestants.Sweeps, func(s sweepSpec) bool { return s.Name == name })
 	if i < 0 {
-		return "", fmt.Errorf("unknown sweep %q (num_blocks or reseed_countdown)", sweep)
+		return sweep{Err: fmt.Errorf("unknown sweep %q (num_blocks or reseed_countdown)", name)}
 	}
-	spec := contestants.Sweeps[i]
-	fill := crit[sweep+"_fill_1MiB"]
-	small := crit[sweep+"_fill_256B"]
-	words := crit[sweep+"_u64"]
+	s := sweep{sweepSpec: contestants.Sweeps[i]}
+	fill, small, words := crit[name+"_fill_1MiB"], crit[name+"_fill_256B"], crit[name+"_u64"]
 	if len(fill) == 0 {
-		return "", fmt.Errorf("no results for sweep %s (run: cargo bench --features internals --bench sweep -- %s)", sweep, sweep)
+		s.Err = fmt.Errorf("no results for sweep %s (run: cargo bench --features internals --bench sweep -- %s)", name, name)
+		return s
 	}
 	var values []int
 	for k := range fill {
 		v, err := strconv.Atoi(k)
 		if err != nil {
-			return "", fmt.Errorf("sweep %s: parameter %q: %w", sweep, k, err)
+			s.Err = fmt.Errorf("sweep %s: parameter %q: %w", name, k, err)
+			return s
 		}
 		values = append(values, v)
 	}
 	slices.Sort(values)
-	t := &table{head: []string{spec.Param, spec.Unit, "fill 1 MiB, GB/s", "fill 256 B, ns per call", "u64, ns per call"}}
 	for _, v := range values {
 		k := strconv.Itoa(v)
-		cells := []string{k, kib(v * spec.Bytes), "—", "—", "—"}
+		cells := []string{k, kib(v * s.Bytes), "—", "—", "—"}
 		if r, ok := fill[k]; ok {
 			cells[2] = fmt.Sprintf("%.2f", r.GBps())
 		}
@@ -44,9 +52,9 @@ func sweepTable(crit critSet, sweep string) (string, error) {
 		if r, ok := words[k]; ok {
 			cells[4] = fmt.Sprintf("%.2f", r.PerElement().Center)
 		}
-		t.row(cells...)
+		s.Rows = append(s.Rows, cells)
 	}
-	return t.String(), nil
+	return s
 }
 
 // sweepSpec is one sweep of benches/sweep.rs: data/contestants.toml says
@@ -69,13 +77,4 @@ func kib(n int) string {
 	default:
 		return strings.TrimSpace(fmt.Sprintf("%d B", n))
 	}
-}
-
-// sweepSection is one sweep's table in the report, or why it has none.
-func (r *report) sweepSection(s sweepSpec) string {
-	t, err := sweepTable(r.res.crit, s.Name)
-	if err != nil {
-		return fmt.Sprintf("**%s**: not run in this report (%v).\n\n", s.Title, err)
-	}
-	return fmt.Sprintf("**%s**\n\n%s\n", s.Title, t)
 }

@@ -66,13 +66,13 @@ func init() {
 // row of one thread against two), goMem (a Go benchmark's memory), cHead
 // and cLabel (a C contestant's column head and row label), chart (a chart
 // of data/charts.toml, drawn from the run), processes (randp's wins of a
-// C table's processes against planet36/randp), sweepSection (a sweep's
-// table) and peerWhy (why a peer is missing, or "").
+// C table's processes against planet36/randp), sweep (a sweep's table,
+// sweepTable) and peerWhy (why a peer is missing, or "").
 func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
 		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goMem": r.goMem,
-		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes, "chart": r.chart, "sweepSection": r.sweepSection,
-		"why": r.why, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
+		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes, "chart": r.chart,
+		"sweep": func(name string) sweep { return sweepTable(r.res.crit, name) }, "why": r.why, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
 // data is what the templates read: the run's record and results, the
