@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -28,18 +28,13 @@ func (c *ceilings) Kernel(name string) stat { return summarize(c.kernels[name]) 
 
 // load reads benches/passes.sh's ceiling.txt.
 func (c *ceilings) load(path string) error {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if c.kernels == nil {
-		c.kernels = map[string][]float64{}
-	}
-	sc := bufio.NewScanner(f)
+	c.kernels = map[string][]float64{}
 	inTool := false
-	for sc.Scan() {
-		line := sc.Text()
+	for _, line := range strings.Split(string(b), "\n") {
 		switch {
 		case strings.HasPrefix(line, "# openssl: "):
 			c.OpenSSLVersion = strings.TrimPrefix(line, "# openssl: ")
@@ -58,13 +53,9 @@ func (c *ceilings) load(path string) error {
 		case inTool && len(line) > 28 && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "kernel"):
 			// "<name, 28 columns> <cpu GB/s> [min..max] | <wall GB/s> [min..max]": the wall clock.
 			name := strings.TrimSpace(line[:28])
-			_, wall, ok := strings.Cut(line[28:], "|")
-			fields := strings.Fields(wall)
-			if !ok || len(fields) < 1 {
-				continue
-			}
-			gbps, err := strconv.ParseFloat(fields[0], 64)
-			if err != nil || gbps <= 0 {
+			_, wall, _ := strings.Cut(line[28:], "|")
+			var gbps float64
+			if _, err := fmt.Sscan(wall, &gbps); err != nil || gbps <= 0 {
 				continue
 			}
 			if _, seen := c.kernels[name]; !seen {
@@ -73,7 +64,7 @@ func (c *ceilings) load(path string) error {
 			c.kernels[name] = append(c.kernels[name], (1<<20)/gbps)
 		}
 	}
-	return sc.Err()
+	return nil
 }
 
 // widest is the 14-round (AES-256's count) kernel with the widest vectors

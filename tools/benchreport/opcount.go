@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"strconv"
 	"strings"
@@ -19,17 +18,12 @@ type opcounts struct {
 // loadOpcounts reads go-opcount.txt; a missing file is an empty set.
 func loadOpcounts(path string) (opcounts, error) {
 	o := opcounts{PerCall: map[string]int{}, Frames: map[string]string{}}
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return o, nil
 	}
-	if err != nil {
-		return o, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, rest, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
+	for _, line := range strings.Split(string(b), "\n") {
+		name, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 		rest = strings.TrimSpace(rest)
 		switch {
 		case name == "" || name == "operation" || name == "function":
@@ -42,7 +36,7 @@ func loadOpcounts(path string) (opcounts, error) {
 			}
 		}
 	}
-	return o, sc.Err()
+	return o, err
 }
 
 // leaf reports whether a frame line is a leaf's: no stack-bound check

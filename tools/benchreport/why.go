@@ -60,12 +60,7 @@ type fillFloor struct {
 // Floor is the keystream, the copy (none when written in place) and the
 // call, each at the low end of its interval: a bound no randp call of that
 // size goes below, not a typical time.
-func (f fillFloor) Floor() float64 {
-	if f.Direct {
-		return f.Keystream + f.Call
-	}
-	return f.Keystream + f.CopyZero.Lo + f.Call
-}
+func (f fillFloor) Floor() float64 { return f.Keystream + f.CopyZero.Lo + f.Call }
 
 const pcgUint64 = "math/rand/v2.(*PCG).Uint64"
 
