@@ -3,6 +3,7 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -57,7 +58,9 @@ func (r *report) chart(file string) string {
 			ser.legend = label
 			ser.points = append(ser.points, chartPoint{x: parseSize(sz), s: r.stat(strings.ReplaceAll(s.Ref, "{size}", sz))})
 		}
-		lines = append(lines, ser)
+		if ser.points = slices.DeleteFunc(ser.points, func(p chartPoint) bool { return !p.s.ok() }); len(ser.points) > 0 {
+			lines = append(lines, ser)
+		}
 	}
 	stamp := r.exec("stamp", r.res.run)
 	draw := func() (string, error) { return barChart(spec.Title, stamp, spec.Axis, lines) }

@@ -11,7 +11,8 @@ import (
 // it shows and stamped with the machine, the commit and the date of the run,
 // every point a median with its 95% interval drawn as an error bar.
 
-// series is one line (or one bar) of a chart: a stat per x value.
+// series is one line (or one bar) of a chart: a stat per x value, each
+// measured, the series with one at least.
 type series struct {
 	legend, color string
 	points        []chartPoint
@@ -61,25 +62,15 @@ func lineChart(title, stamp, ylabel string, rate bool, lines []series) (string, 
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	xlo, xhi := math.Inf(1), math.Inf(-1)
-	var drawn []series
 	for _, s := range lines {
-		var pts []chartPoint
 		for _, p := range s.points {
-			if !p.s.ok() {
-				continue
-			}
-			pts = append(pts, p)
 			for _, v := range []float64{p.s.Center, finiteOr(p.s.Lo, p.s.Center), finiteOr(p.s.Hi, p.s.Center)} {
-				y := val(p, v)
-				lo, hi = math.Min(lo, y), math.Max(hi, y)
+				lo, hi = math.Min(lo, val(p, v)), math.Max(hi, val(p, v))
 			}
 			xlo, xhi = math.Min(xlo, p.x), math.Max(xhi, p.x)
 		}
-		if len(pts) > 0 {
-			drawn = append(drawn, series{s.legend, s.color, pts})
-		}
 	}
-	if len(drawn) == 0 || xlo == xhi {
+	if len(lines) == 0 || xlo == xhi {
 		return "", fmt.Errorf("%s: no results", title)
 	}
 	ylo, yhi := logRange(lo, hi)
@@ -110,7 +101,7 @@ func lineChart(title, stamp, ylabel string, rate bool, lines []series) (string, 
 	d.f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#333"/>`+"\n", left, top, pw, ph)
 	d.f(`<text x="%.1f" y="%.1f" text-anchor="middle">bytes per call</text>`+"\n", left+pw/2, h-12)
 	d.f(`<text x="18" y="%.1f" text-anchor="middle" transform="rotate(-90 18 %.1f)">%s</text>`+"\n", top+ph/2, top+ph/2, html.EscapeString(ylabel))
-	for i, s := range drawn {
+	for i, s := range lines {
 		var pts []string
 		for _, p := range s.points {
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", X(p.x), Y(val(p, p.s.Center))))
@@ -155,10 +146,8 @@ func barChart(title, stamp, xlabel string, bars []series) (string, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range bars {
 		for _, p := range s.points {
-			if p.s.ok() {
-				n++
-				lo, hi = math.Min(lo, finiteOr(p.s.Lo, p.s.Center)), math.Max(hi, finiteOr(p.s.Hi, p.s.Center))
-			}
+			n++
+			lo, hi = math.Min(lo, finiteOr(p.s.Lo, p.s.Center)), math.Max(hi, finiteOr(p.s.Hi, p.s.Center))
 		}
 	}
 	if n == 0 {
@@ -183,9 +172,6 @@ func barChart(title, stamp, xlabel string, bars []series) (string, error) {
 	row := 0
 	for _, s := range bars {
 		for _, p := range s.points {
-			if !p.s.ok() {
-				continue
-			}
 			y := top + float64(row)*rowH
 			d.f(`<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-8, y+rowH/2+4, html.EscapeString(p.label))
 			d.f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s</title></rect>`+"\n",
