@@ -232,3 +232,9 @@ func (r *report) hasFlags(flags []string) bool {
 	have := strings.Fields(r.res.run["backend_flags"])
 	return !slices.ContainsFunc(flags, func(f string) bool { return !slices.Contains(have, f) })
 }
+
+// cpuFlag reports whether the run's CPU has a flag the record keeps
+// (data/run.toml's cpu_flags).
+func (r *report) cpuFlag(flag string) bool {
+	return slices.Contains(strings.Fields(r.res.run["cpu_flags"]), flag)
+}

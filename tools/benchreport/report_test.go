@@ -991,9 +991,9 @@ func TestHotPathBarsPaired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &report{res: &results{goPurego: g, goRandp: g}}
+	r := &report{res: &results{goPurego: g, goRandp: g, run: runInfo{"cpu_flags": "aes vaes"}}}
 	var source bar
-	for _, b := range r.groupBars(targetGroups[2], true) {
+	for _, b := range r.targetTables()[2].Bars {
 		if strings.Contains(b.What, "NewChaCha8") {
 			source = b
 		}
@@ -1001,7 +1001,7 @@ func TestHotPathBarsPaired(t *testing.T) {
 	if !strings.Contains(source.Measured, "ratios 0.91×") || !strings.Contains(source.Measured, "randp faster in 4 of 5 processes") || source.Met != "yes" {
 		t.Errorf("pure-Go Source row = %+v, want the paired 0.91×, 4 of 5, met (the medians say 1.03×)", source)
 	}
-	for _, b := range r.groupBars(targetGroups[0], true) {
+	for _, b := range r.targetTables()[0].Bars {
 		if !strings.Contains(b.What, "throughput multiple") {
 			continue
 		}

@@ -131,37 +131,33 @@ type barGroup struct {
 	Bars  []bar
 }
 
-// targetTables is every group's rows in this run.
+// targetTables is every group's rows in this run: a row per target, or
+// per size of a target with sizes, with the bounds of a CPU with VAES
+// where it has them.
 func (r *report) targetTables() []barGroup {
-	vaes := strings.Contains(" "+r.res.run["cpu_flags"]+" ", " vaes ")
+	vaes := r.cpuFlag("vaes")
 	var groups []barGroup
 	for _, g := range targetGroups {
-		groups = append(groups, barGroup{g.Title, r.groupBars(g, vaes)})
-	}
-	return groups
-}
-
-// groupBars is one group's rows in this run: a row per target, or per
-// size of a target with sizes.
-func (r *report) groupBars(g targetGroup, vaes bool) []bar {
-	var bars []bar
-	for _, t := range g.Targets {
-		if vaes && t.TargetVAES != "" {
-			t.Target = t.TargetVAES
-		}
-		switch {
-		case t.VAESOnly && !vaes:
-		case t.Measure == "c_fill":
-			bars = append(bars, r.fillBars(t)...)
-		case len(t.Sizes) == 0:
-			bars = append(bars, r.targetBar(t, ""))
-		default:
-			for _, sz := range t.Sizes {
-				bars = append(bars, r.targetBar(t, sz))
+		group := barGroup{Title: g.Title}
+		for _, t := range g.Targets {
+			if vaes && t.TargetVAES != "" {
+				t.Target = t.TargetVAES
+			}
+			switch {
+			case t.VAESOnly && !vaes:
+			case t.Measure == "c_fill":
+				group.Bars = append(group.Bars, r.fillBars(t)...)
+			case len(t.Sizes) == 0:
+				group.Bars = append(group.Bars, r.targetBar(t, ""))
+			default:
+				for _, sz := range t.Sizes {
+					group.Bars = append(group.Bars, r.targetBar(t, sz))
+				}
 			}
 		}
+		groups = append(groups, group)
 	}
-	return bars
+	return groups
 }
 
 // targetBar is a target's row in this run, at one of its sizes when it
@@ -172,15 +168,13 @@ func (r *report) targetBar(t target, size string) bar {
 		what = strings.ReplaceAll(what, "{size}", fmtBytes(parseSize(size)))
 	}
 	sa, sb, ok := r.stat(a), r.stat(b), meets(t.Target)
-	var row bar
+	row := bar{what, "not measured", t.Target, "—"}
 	switch t.Measure {
 	case "ns":
-		row = bar{what, "not measured", t.Target, "—"}
 		if sa.ok() {
 			row = bar{what, spread(sa), t.Target, yesNo(ok(sa.Center))}
 		}
 	case "minus":
-		row = bar{what, "not measured", t.Target, "—"}
 		if d := sa.Center - sb.Center; sa.ok() && sb.ok() {
 			row = bar{what, fmt.Sprintf("%+.1f ns (%s − %s)", d, ns(sa.Center), ns(sb.Center)), t.Target, yesNo(ok(d))}
 		}

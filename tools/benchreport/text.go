@@ -87,7 +87,7 @@ func (r *report) data() map[string]any {
 		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.exec("cpu", res.run),
 		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
 		"Backends": contestants.Backends, "Refs": refs, "Unp": refs.Unpredictable, "Summary": r.summaryGroups(),
-		"Targets": r.targetTables(), "VAES": strings.Contains(" "+res.run["cpu_flags"]+" ", " vaes "),
+		"Targets": r.targetTables(), "VAES": r.cpuFlag("vaes"),
 		"FillVerdicts": r.fillVerdicts(), "Turns": r.inTurns(), "Offsets": offsets, "OffsetRows": offsetRows,
 		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
 		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
@@ -96,7 +96,7 @@ func (r *report) data() map[string]any {
 		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Benchstat": benchstat, "BenchstatGeomean": geomean, "Purego": set, "PuregoWhy": why,
 		"PuregoImpl": res.puregoImplementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goRandp.implementation(),
 		"Peers": res.peers, "PeerFrom": res.peerFrom, "BuildType": res.c.buildType(), "OpenSSL": res.ceil.OpenSSLVersion,
-		"Hypervisor": strings.Contains(" "+res.run["cpu_flags"]+" ", " hypervisor "), "Syscall": syscallSummary(res.syscallCheck),
+		"Hypervisor": r.cpuFlag("hypervisor"), "Syscall": syscallSummary(res.syscallCheck),
 		"Root": r.resultsRoot, "CPURuns": r.cpuRuns(), "Every": r.everyCPU(),
 	}
 }
