@@ -210,7 +210,7 @@ func TestGoPairsByPass(t *testing.T) {
 	}
 	// Ratios 0.833, 0.909, 1.034: median 0.909, randp the faster in 2 of
 	// 3; the medians alone (2.5 against 2.2) say 1.14.
-	r := &report{res: &results{goRandp: g}}
+	r := &report{res: &results{goSets: map[string]*goSet{"go": g}}}
 	b := r.targetBar(target{What: "Read 4 B", Measure: "ratio", A: "go:RandpRead/4b", B: "go:AESCTRRead/4b", Wins: true, Target: "≤ 1.0×"}, "")
 	if !strings.Contains(b.Measured, "randp faster in 2 of 3 processes") || b.Met != "yes" {
 		t.Errorf("targetBar = %+v, want the paired 0.909, 2 of 3, met", b)
@@ -328,11 +328,11 @@ func TestPuregoNeverShowsCgo(t *testing.T) {
 	if set, why := r.purego(); set != nil || why != "no tag" {
 		t.Errorf("not built: %v %q", set, why)
 	}
-	r = &results{puregoStatus: "built", goPurego: &goSet{config: map[string]string{"randp-implementation": "cgo"}}}
+	r = &results{puregoStatus: "built", goSets: map[string]*goSet{"purego": {config: map[string]string{"randp-implementation": "cgo"}}}}
 	if set, why := r.purego(); set != nil || !strings.Contains(why, `"cgo"`) {
 		t.Errorf("cgo under the tag: %v %q", set, why)
 	}
-	r.goPurego.config["randp-implementation"] = "purego"
+	r.goSets["purego"].config["randp-implementation"] = "purego"
 	if set, why := r.purego(); set == nil || why != "" {
 		t.Errorf("purego: %v %q", set, why)
 	}
@@ -797,7 +797,7 @@ func TestReportPurego(t *testing.T) {
 		!strings.Contains(md, "| pure-Go `Read` 32 B / crypto/rand.Read, time | 0.10× | ≤ 0.5× | yes |") {
 		t.Error("pure-Go section or target missing")
 	}
-	res.goPurego.config["randp-implementation"] = "cgo"
+	res.goSets["purego"].config["randp-implementation"] = "cgo"
 	md = (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
 	if strings.Contains(md, "| pure-Go `Read` 32 B / crypto/rand.Read, time | 0.10×") || !strings.Contains(md, `ran randp.Implementation() = "cgo"`) {
 		t.Error("cgo numbers shown as pure-Go")
@@ -991,7 +991,7 @@ func TestHotPathBarsPaired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &report{res: &results{goPurego: g, goRandp: g, run: runInfo{"cpu_flags": "aes vaes"}}}
+	r := &report{res: &results{goSets: map[string]*goSet{"purego": g, "go": g}, run: runInfo{"cpu_flags": "aes vaes"}}}
 	var source bar
 	for _, b := range r.targetTables()[2].Bars {
 		if strings.Contains(b.What, "NewChaCha8") {

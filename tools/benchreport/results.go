@@ -11,15 +11,17 @@ import (
 // results is one run's raw outputs, as a folder holds them (build/bench,
 // or benches/results where they are committed beside the report).
 type results struct {
-	run          runInfo
-	load         loadSamples
-	crit         critSet
-	c            *cSet
-	goRandp      *goSet // go/ (randp beside the standard library), as the module builds by default (cgo)
-	goPurego     *goSet // the same built with -tags randp_purego, when it was
+	run  runInfo
+	load loadSamples
+	crit critSet
+	c    *cSet
+	// The Go test binaries' results by source (sources): go (go/, randp
+	// beside the standard library, as the module builds by default: cgo),
+	// purego (the same built with -tags randp_purego, when it was, whatever
+	// it ran), go_peers (benches/go: getrandom per Read, unpredictable) and
+	// dcrd (decred dcrd's own benchmarks).
+	goSets       map[string]*goSet
 	puregoStatus string // how the pure-Go binary was built, or why it was not
-	goPeers      *goSet // benches/go (getrandom per Read, unpredictable)
-	goDcrd       *goSet // decred dcrd's own benchmarks
 	ceil         ceilings
 	peers        map[string]string // peer -> "" when available, else why not
 	peerFrom     map[string]string // peer -> where its source came from
@@ -31,7 +33,7 @@ type results struct {
 // there (a peer's may be missing, with its reason in peers.txt; the pure-Go
 // binary's, with its reason in go-purego-status.txt).
 func loadResults(dir string, smoke bool) (*results, error) {
-	r := &results{peers: map[string]string{}, peerFrom: map[string]string{}, crit: critSet{}}
+	r := &results{peers: map[string]string{}, peerFrom: map[string]string{}, crit: critSet{}, goSets: map[string]*goSet{}}
 	var errs []string
 	need := func(err error) {
 		if err != nil {
@@ -44,6 +46,11 @@ func loadResults(dir string, smoke bool) (*results, error) {
 		need(err)
 		return string(b)
 	}
+	goBench := func(src, name string) {
+		set, err := loadGoBench(at(name))
+		r.goSets[src] = set
+		need(err)
+	}
 	var err error
 	r.run, err = loadRunInfo(at("run.txt"))
 	need(err)
@@ -55,18 +62,14 @@ func loadResults(dir string, smoke bool) (*results, error) {
 	}
 	r.c, err = loadCBench(at("c.json"))
 	need(err)
-	r.goRandp, err = loadGoBench(at("go-randp.txt"))
-	need(err)
-	r.goPeers, err = loadGoBench(at("go-peers.txt"))
-	need(err)
+	goBench("go", "go-randp.txt")
+	goBench("go_peers", "go-peers.txt")
 	need(r.loadPeers(at("peers.txt")))
 	if r.peers["dcrd-crypto-rand"] == "" {
-		r.goDcrd, err = loadGoBench(at("go-dcrd.txt"))
-		need(err)
+		goBench("dcrd", "go-dcrd.txt")
 	}
 	if r.puregoStatus = strings.TrimSpace(text("go-purego-status.txt")); strings.HasPrefix(r.puregoStatus, "built") {
-		r.goPurego, err = loadGoBench(at("go-randp-purego.txt"))
-		need(err)
+		goBench("purego", "go-randp-purego.txt")
 	}
 	r.syscallCheck = text("syscall-check.txt")
 	need(r.ceil.load(at("ceiling.txt")))
@@ -110,20 +113,20 @@ func (r *results) loadPeers(path string) error {
 
 // puregoImplementation is what the pure-Go binary says it ran ("purego",
 // "cgo"), or "" when it did not say.
-func (r *results) puregoImplementation() string { return r.goPurego.implementation() }
+func (r *results) puregoImplementation() string { return r.goSets["purego"].implementation() }
 
 // purego is the pure-Go binary's results when they are pure-Go numbers:
 // the binary was built and says that it ran the pure-Go implementation.
 // Otherwise nil, and why: never present cgo numbers as pure-Go.
 func (r *results) purego() (*goSet, string) {
 	switch {
-	case r.goPurego == nil:
+	case r.goSets["purego"] == nil:
 		return nil, or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
 	case r.puregoImplementation() != "purego":
 		return nil, fmt.Sprintf("the binary built with -tags randp_purego ran randp.Implementation() = %q, not the pure-Go path",
 			r.puregoImplementation())
 	}
-	return r.goPurego, ""
+	return r.goSets["purego"], ""
 }
 
 // sources are the sources a benchmark reference ("source:name") may name:
@@ -143,20 +146,14 @@ func checkRef(ref string) error {
 	return nil
 }
 
-// goSet is the Go test binary's results that a source names, or nil.
+// goSet is the Go test binary's results that a source names, or nil; a
+// pure-Go binary's only when it ran the pure-Go path (results.purego).
 func (r *report) goSet(src string) *goSet {
-	switch src {
-	case "go":
-		return r.res.goRandp
-	case "purego":
+	if src == "purego" {
 		set, _ := r.res.purego()
 		return set
-	case "go_peers":
-		return r.res.goPeers
-	case "dcrd":
-		return r.res.goDcrd
 	}
-	return nil
+	return r.res.goSets[src]
 }
 
 // samples is the sample store of a source: the C program's or a Go test
