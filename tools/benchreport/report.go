@@ -17,7 +17,7 @@ type report struct {
 	others      []cpuRun          // the runs of the other CPUs, newest first
 	charts      map[string]string // file name -> SVG
 	chartErrs   []string
-	losses      []loss             // every comparison in which randp is significantly slower
+	losses      []loss             // every comparison in which randp is significantly slower, the first of each What
 	miss        *misses            // the misses "Misses explained" profiles, once found
 	tmpl        *template.Template // templates, with reportFuncs bound to this report
 }
@@ -28,10 +28,11 @@ type loss struct {
 }
 
 // vs compares randp with a rival (times, lower is better) as compare does,
-// and records the comparison when randp is slower, for the first screen.
+// and records the comparison when randp is slower, for the first screen,
+// unless one of the same What is recorded already.
 func (r *report) vs(heading, what string, randp, rival stat) string {
 	v := compare(randp, rival)
-	if strings.HasSuffix(v, "slower") {
+	if strings.HasSuffix(v, "slower") && !slices.ContainsFunc(r.losses, func(l loss) bool { return l.What == what }) {
 		r.losses = append(r.losses, loss{what, fmt.Sprintf("%s (%s against %s)", v, ns(randp.Center), ns(rival.Center)), heading})
 	}
 	return v
@@ -75,7 +76,7 @@ func timeCell(s stat, why string) string {
 func (r *report) markdown() string {
 	data := r.data()
 	data["Body"] = r.exec("body", data)
-	data["Losses"] = r.firstLosses()
+	data["Losses"] = r.losses
 	return r.exec("report", data)
 }
 
@@ -149,20 +150,6 @@ func boldRatio(v string) string {
 		return "**" + v + "**"
 	}
 	return v
-}
-
-// firstLosses is every comparison of the report in which randp is
-// slower, the first of each.
-func (r *report) firstLosses() []loss {
-	var losses []loss
-	seen := map[string]bool{}
-	for _, l := range r.losses {
-		if !seen[l.What] {
-			seen[l.What] = true
-			losses = append(losses, l)
-		}
-	}
-	return losses
 }
 
 // fillVerdict is the C fill sizes 16 B .. 1 MiB at which randp has one

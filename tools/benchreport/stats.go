@@ -31,7 +31,7 @@ func summarize(values []float64) stat {
 		return stat{}
 	}
 	// NewSample sorts the slice it is given: a copy, so that the caller's
-	// samples keep their order (cSet pairs them with their passes by index).
+	// slice keeps its order.
 	values = append([]float64(nil), values...)
 	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &benchmath.DefaultThresholds), confidence)
 	return stat{Center: s.Center, Lo: s.Lo, Hi: s.Hi, N: len(values)}
