@@ -60,79 +60,39 @@ func main() {
 	at := func(p string) string { return under(*root, p) }
 	switch {
 	case *cpuDirOf != "":
-		run, err := loadRunInfo(at(*cpuDirOf))
-		if err != nil {
-			fatal(err)
-		}
-		name, err := cpuDir(run)
-		if err != nil {
-			fatal(err)
-		}
-		fmt.Println(name)
-		return
+		fmt.Println(must(cpuDir(must(loadRunInfo(at(*cpuDirOf))))))
 	case *recordTo != "":
-		if err := recordRun(*root, *goVersion, *describe, *passes).write(at(*recordTo)); err != nil {
-			fatal(err)
-		}
-		return
-	case *mergeC != "" || *mergeFrom != "":
-		merge, from := mergeCPasses, *mergeC
-		if *mergeFrom != "" {
-			merge, from = mergeCriterion, *mergeFrom
-		}
-		b, err := merge(at(from))
-		if err != nil {
-			fatal(err)
-		}
-		if err := os.WriteFile(at(*mergeTo), b, 0o644); err != nil {
-			fatal(err)
-		}
-		return
+		check(recordRun(*root, *goVersion, *describe, *passes).write(at(*recordTo)))
+	case *mergeC != "":
+		check(os.WriteFile(at(*mergeTo), must(mergeCPasses(at(*mergeC))), 0o644))
+	case *mergeFrom != "":
+		check(os.WriteFile(at(*mergeTo), must(mergeCriterion(at(*mergeFrom))), 0o644))
 	case *sweep != "":
 		var crit critSet
 		if *critPath != "" {
-			c, err := loadCriterion(at(*critPath))
-			if err != nil {
-				fatal(err)
-			}
-			crit = c
+			crit = must(loadCriterion(at(*critPath)))
 		} else {
-			runs, err := loadRuns(*root, *results, false)
-			if err != nil {
-				fatal(err)
-			}
-			crit = runs[0].res.crit
+			crit = must(loadRuns(*root, *results, false))[0].res.crit
 		}
 		s := sweepTable(crit, *sweep)
-		if s.Err != nil {
-			fatal(s.Err)
-		}
+		check(s.Err)
 		fmt.Print(new(report).exec("sweep_table", s))
-		return
-	}
-
-	md, charts, err := renderReport(*root, *results, *out, *chartDir, *smoke, *allowDirty)
-	if err != nil {
-		fatal(err)
-	}
-	if err := os.MkdirAll(at(*chartDir), 0o755); err != nil {
-		fatal(err)
-	}
-	// The folder holds this report's charts only: none left from another run.
-	if old, err := filepath.Glob(filepath.Join(at(*chartDir), "*.svg")); err == nil {
-		for _, f := range old {
-			os.Remove(f)
+	default:
+		md, charts, err := renderReport(*root, *results, *out, *chartDir, *smoke, *allowDirty)
+		check(err)
+		check(os.MkdirAll(at(*chartDir), 0o755))
+		// The folder holds this report's charts only: none left from another run.
+		if old, err := filepath.Glob(filepath.Join(at(*chartDir), "*.svg")); err == nil {
+			for _, f := range old {
+				os.Remove(f)
+			}
 		}
-	}
-	for name, svg := range charts {
-		if err := os.WriteFile(filepath.Join(at(*chartDir), name), []byte(svg), 0o644); err != nil {
-			fatal(err)
+		for name, svg := range charts {
+			check(os.WriteFile(filepath.Join(at(*chartDir), name), []byte(svg), 0o644))
 		}
+		check(os.WriteFile(at(*out), []byte(md), 0o644))
+		fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(charts), at(*chartDir))
 	}
-	if err := os.WriteFile(at(*out), []byte(md), 0o644); err != nil {
-		fatal(err)
-	}
-	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %d charts in %s\n", at(*out), len(charts), at(*chartDir))
 }
 
 // renderReport reads the results folder and returns the report and its charts
@@ -169,9 +129,18 @@ func under(root, p string) string {
 	return filepath.Join(root, p)
 }
 
-func fatal(err error) {
-	fmt.Fprintln(os.Stderr, "benchreport:", err)
-	os.Exit(1)
+// check stops the program with err, if any: main's steps have no way on.
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+}
+
+// must is v, once check has passed err.
+func must[T any](v T, err error) T {
+	check(err)
+	return v
 }
 
 // checkClean refuses a run that started from a dirty tree (or whose record
