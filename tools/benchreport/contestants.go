@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -139,7 +140,7 @@ func (r *report) label(text string, data any) string {
 }
 
 // cShortOr is a C contestant's short name, or its key.
-func cShortOr(k string) string { return or(contestants.C[k].Short, k) }
+func cShortOr(k string) string { return cmp.Or(contestants.C[k].Short, k) }
 
 // goVersion is the run's Go version ("1.26.8").
 func (r *report) goVersion() string { return strings.TrimPrefix(r.res.run["go"], "go") }

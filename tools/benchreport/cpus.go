@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,8 +70,8 @@ func (r *report) cpuRuns() []map[string]string {
 	var list []map[string]string
 	for _, o := range append([]cpuRun{{r.resultsDir, r.res}}, r.others...) {
 		run := o.res.run
-		list = append(list, map[string]string{"CPU": r.exec("short_cpu", run), "Backend": or(run["backend"], "?"),
-			"Commit": or(run["commit"], "?") + dirtyNote(run["dirty"]), "Date": or(run["date"], "date not recorded"), "Dir": o.dir})
+		list = append(list, map[string]string{"CPU": r.exec("short_cpu", run), "Backend": cmp.Or(run["backend"], "?"),
+			"Commit": cmp.Or(run["commit"], "?") + dirtyNote(run["dirty"]), "Date": cmp.Or(run["date"], "date not recorded"), "Dir": o.dir})
 	}
 	return list
 }

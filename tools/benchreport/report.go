@@ -87,13 +87,6 @@ func dirtyNote(dirty string) string {
 	return ""
 }
 
-func or(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
-}
-
 // glibcVersion is the run's glibc version ("2.36"), or "".
 func (r *report) glibcVersion() string {
 	return strings.TrimPrefix(r.res.run["glibc"], "glibc ")
@@ -135,21 +128,17 @@ type summaryGroup struct {
 	Rows  []summaryRow
 }
 
-// Verdict is how randp compares with the rival of the row, a ratio in
-// bold, "—" when there is none.
+// Verdict is how randp compares with the rival of the row: a ratio in
+// bold, noDifference, or why one side is not measured.
 func (row summaryRow) Verdict() string {
-	if !row.Rival.ok() || !row.Mine.ok() {
-		return or(notMeasured(row.Why), "—")
-	}
-	return or(boldRatio(compare(row.Mine, row.Rival)), "—")
-}
-
-// boldRatio makes a ratio stand out; other verdicts stay plain.
-func boldRatio(v string) string {
-	if strings.HasSuffix(v, "faster") || strings.HasSuffix(v, "slower") {
+	switch v := compare(row.Mine, row.Rival); v {
+	case "":
+		return notMeasured(row.Why)
+	case noDifference:
+		return v
+	default:
 		return "**" + v + "**"
 	}
-	return v
 }
 
 // fillVerdict is the C fill sizes 16 B .. 1 MiB at which randp has one

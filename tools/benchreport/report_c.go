@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -71,7 +72,7 @@ func (r *report) fill(n float64) fillCmp {
 
 // cHead is a C contestant's column head.
 func (r *report) cHead(key string) string {
-	return r.label(or(contestants.C[key].Head, contestants.C[key].Short), nil)
+	return r.label(cmp.Or(contestants.C[key].Head, contestants.C[key].Short), nil)
 }
 
 // threadRow is one row of a table of one thread against two: the time of

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -121,7 +122,7 @@ func (r *results) puregoImplementation() string { return r.goSets["purego"].impl
 func (r *results) purego() (*goSet, string) {
 	switch {
 	case r.goSets["purego"] == nil:
-		return nil, or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
+		return nil, cmp.Or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
 	case r.puregoImplementation() != "purego":
 		return nil, fmt.Sprintf("the binary built with -tags randp_purego ran randp.Implementation() = %q, not the pure-Go path",
 			r.puregoImplementation())

@@ -1,6 +1,9 @@
 package main
 
-import _ "embed"
+import (
+	"cmp"
+	_ "embed"
+)
 
 // The first screen's rows (data/summary.toml).
 
@@ -41,7 +44,7 @@ func (r *report) summaryGroups() []summaryGroup {
 			if s.Unless == "glibc_vdso" && r.glibcHasVDSO() {
 				continue
 			}
-			why := or(r.res.peers[s.Peer], or(r.why(s.Rival), r.why(s.Randp)))
+			why := cmp.Or(r.res.peers[s.Peer], r.why(s.Rival), r.why(s.Randp))
 			rows = append(rows, summaryRow{r.label(s.You, nil), s.Work, r.stat(s.Rival), r.stat(s.Randp), why, headings[s.Heading]})
 		}
 		groups = append(groups, summaryGroup{g.Title, rows})

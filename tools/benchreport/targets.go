@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"regexp"
@@ -188,7 +189,7 @@ func (r *report) targetBar(t target, size string) bar {
 			row.Met += " (" + r.label(t.Note, map[string]any{"H": headings}) + ")"
 		}
 	}
-	if why := or(r.res.peers[t.Peer], r.why(a)); why != "" && (r.res.peers[t.Peer] != "" || row.Met == "—") {
+	if why := cmp.Or(r.res.peers[t.Peer], r.why(a)); why != "" && (r.res.peers[t.Peer] != "" || row.Met == "—") {
 		row.Measured = notMeasured(why)
 	}
 	if row.Met == "**no**" && r.missExplained(t, size) {
