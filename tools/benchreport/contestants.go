@@ -132,11 +132,7 @@ func (r *report) cLabel(group, key string) string {
 
 // label executes a label's template.
 func (r *report) label(text string, data any) string {
-	var b strings.Builder
-	if err := template.Must(template.New("").Funcs(labelFuncs(r)).Parse(text)).Execute(&b, data); err != nil {
-		panic(fmt.Sprintf("benchreport: label %q: %v", text, err))
-	}
-	return b.String()
+	return execute(template.Must(template.New(text).Funcs(labelFuncs(r)).Parse(text)), text, data)
 }
 
 // cShortOr is a C contestant's short name, or its key.

@@ -101,16 +101,11 @@ func (r *report) glibcHasVDSO() bool {
 }
 
 // glibcLabel names a glibc function with the version measured and what it
-// does there.
+// does there (templates/labels.tmpl's glibc). It executes the templates as
+// parsed, which need not be bound to a run: labels are checked as the data
+// files load, before init parses the templates.
 func (r *report) glibcLabel(fn string) string {
-	v := r.glibcVersion()
-	if v == "" {
-		return "glibc `" + fn + "` (version not recorded)"
-	}
-	if r.glibcHasVDSO() {
-		return fmt.Sprintf("glibc %s `%s` (the getrandom vDSO)", v, fn)
-	}
-	return fmt.Sprintf("glibc %s `%s` (a getrandom system call per call; glibc ≥ 2.41 uses the vDSO)", v, fn)
+	return execute(templates, "glibc", map[string]any{"Fn": fn, "Version": r.glibcVersion(), "VDSO": r.glibcHasVDSO()})
 }
 
 // ---- the first screen ----

@@ -107,9 +107,15 @@ func (r *report) exec(name string, data any) string {
 	if r.tmpl == nil {
 		r.tmpl = template.Must(templates.Clone()).Funcs(reportFuncs(r))
 	}
+	return execute(r.tmpl, name, data)
+}
+
+// execute executes the template name of t with data; an error is a bug of
+// the templates or the data files, which stops the program.
+func execute(t *template.Template, name string, data any) string {
 	var b strings.Builder
-	if err := r.tmpl.ExecuteTemplate(&b, name, data); err != nil {
-		panic(fmt.Sprintf("benchreport: template %s: %v", name, err))
+	if err := t.ExecuteTemplate(&b, name, data); err != nil {
+		panic(fmt.Sprintf("benchreport: template %q: %v", name, err))
 	}
 	return b.String()
 }
