@@ -27,7 +27,11 @@ type chartSpec struct {
 	} `toml:"series,required"`
 }
 
-var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[string]chartSpec, error) {
+var chartSpecs = mustParse("charts.toml", chartsTOML, parseCharts)
+
+// parseCharts decodes the charts and checks them against the schema: the
+// tags', and sizes for a rate.
+func parseCharts(text string) (map[string]chartSpec, error) {
 	var f map[string]chartSpec
 	if err := decodeTOML(text, &f); err != nil {
 		return nil, err
@@ -38,7 +42,7 @@ var chartSpecs = mustParse("charts.toml", chartsTOML, func(text string) (map[str
 		}
 	}
 	return f, nil
-})
+}
 
 // chart draws the chart of data/charts.toml named file from this run,
 // keeps it for writing beside the report and returns the Markdown that

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChartsSchema: the embedded charts load; a series whose label does
+// not parse or whose benchmark has an unknown source, a rate without sizes
+// and an unknown key are errors.
+func TestChartsSchema(t *testing.T) {
+	if _, err := parseCharts(chartsTOML); err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]string{
+		"bad label":      strings.Replace(chartsTOML, `label = "glibc {{glibcVersion}} arc4random"`, `label = "glibc {{glibcVersion} arc4random"`, 1),
+		"unknown source": strings.Replace(chartsTOML, `ref = "c:u32/randp"`, `ref = "java:u32/randp"`, 1),
+		"no benchmark":   strings.Replace(chartsTOML, `ref = "c:u32/randp"`, `ref = ""`, 1),
+		"rate, no sizes": strings.Replace(chartsTOML, `sizes = ["4B", "8B", `, `# sizes = ["4B", "8B", `, 1),
+		"unknown key":    strings.Replace(chartsTOML, `rate = true`, `rate = true`+"\ncolor = 1", 1),
+	} {
+		if bad == chartsTOML {
+			t.Fatalf("%s: the mutation did not apply", name)
+		}
+		if _, err := parseCharts(bad); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
