@@ -83,11 +83,9 @@ func lineChart(title, stamp, ylabel string, rate bool, lines []series) (string, 
 	for e := ylo; e <= yhi; e++ {
 		y := Y(math.Pow(10, e))
 		d.f(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`+"\n", left, y, left+pw, y)
-		var lab string
+		lab := tick(e)
 		if rate {
 			lab = fmt.Sprintf("%g GB/s", math.Pow(10, e))
-		} else {
-			lab = tick(e)
 		}
 		d.f(`<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-6, y+4, lab)
 	}
@@ -113,8 +111,12 @@ func lineChart(title, stamp, ylabel string, rate bool, lines []series) (string, 
 				y1, y2 := Y(val(p, p.s.Lo)), Y(val(p, p.s.Hi))
 				d.f(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2"/>`+"\n", px, y1, px, y2, s.color)
 			}
+			label := spread(p.s)
+			if rate {
+				label = gbps(p.s, p.x)
+			}
 			d.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s %s: %s</title></circle>`+"\n",
-				px, Y(val(p, p.s.Center)), s.color, html.EscapeString(s.legend), fmtBytes(p.x), html.EscapeString(pointLabel(p, rate)))
+				px, Y(val(p, p.s.Center)), s.color, html.EscapeString(s.legend), fmtBytes(p.x), html.EscapeString(label))
 		}
 		ly := top + 10 + float64(i)*20
 		d.f(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/>`+"\n", left+pw+14, ly, left+pw+38, ly, s.color)
@@ -123,13 +125,6 @@ func lineChart(title, stamp, ylabel string, rate bool, lines []series) (string, 
 	d.f(`<text x="%.1f" y="%.1f" font-size="10" fill="#666">dots: medians; bars: 95%% intervals</text>`+"\n", left+pw+14, top+ph)
 	d.f("</svg>\n")
 	return d.b.String(), nil
-}
-
-func pointLabel(p chartPoint, rate bool) string {
-	if rate {
-		return gbps(p.s, p.x)
-	}
-	return spread(p.s)
 }
 
 func finiteOr(v, alt float64) float64 {
