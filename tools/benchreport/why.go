@@ -89,22 +89,21 @@ func (r *report) misses() *misses {
 	res, m := r.res, &misses{}
 	r.miss = m
 	m.Kernel, _ = res.ceil.widest()
-	perByte, ceilKnown := res.ceil.perByte()
-	m.PerByte, m.Ceil = perByte, ceilKnown
+	m.PerByte, m.Ceil = res.ceil.perByte()
 	u64, cz := r.stat("c:u64/randp"), res.crit.get("copy_zero", "16").Time
 	call, callKnown := 0.0, u64.ok() && cz.ok()
 	if callKnown {
-		call = math.Max(0, u64.Lo-8*perByte-cz.Lo)
+		call = math.Max(0, u64.Lo-8*m.PerByte-cz.Lo)
 	}
 	for _, n := range sweepSizes() {
 		v := r.fill(n).Ratio
 		name := "c:" + r.fillTable(n)
-		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * perByte,
+		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * m.PerByte,
 			Direct: n >= directFrom, Call: call, CallKnown: callKnown}
 		if !f.Direct {
 			f.CopyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
 		}
-		if res.peers["planet36-randp"] == "" && ceilKnown && v != 0 && v < 1 && (f.Direct || f.CopyZero.ok()) {
+		if res.peers["planet36-randp"] == "" && m.Ceil && v != 0 && v < 1 && (f.Direct || f.CopyZero.ok()) {
 			m.Fill = append(m.Fill, f)
 		}
 	}
@@ -122,7 +121,7 @@ func (r *report) misses() *misses {
 		}
 	}
 	dlopen := r.stat("c:u64/randp_dlopen")
-	m.Word = dlopen.ok() && dlopen.Center > wordTarget && r.stat("c:copyzero_u64/copyzero").ok() && ceilKnown
+	m.Word = dlopen.ok() && dlopen.Center > wordTarget && r.stat("c:copyzero_u64/copyzero").ok() && m.Ceil
 	if r.stat("rust:u32/copyzero_u32").ok() {
 		v, _, _, _ := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng")
 		lt, _, _, _ := r.ratio("rust:lt_u32/randp_lt_u32", "rust:lt_u32/rand_random_range")
