@@ -38,9 +38,3 @@ func loadOpcounts(path string) (opcounts, error) {
 	}
 	return o, err
 }
-
-// leaf reports whether a frame line is a leaf's: no stack-bound check
-// (nosplit) and no locals.
-func leaf(frame string) bool {
-	return strings.HasPrefix(frame, "nosplit ") && strings.Contains(frame, "locals=0x0")
-}

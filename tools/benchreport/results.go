@@ -112,10 +112,6 @@ func (r *results) loadPeers(path string) error {
 	return nil
 }
 
-// puregoImplementation is what the pure-Go binary says it ran ("purego",
-// "cgo"), or "" when it did not say.
-func (r *results) puregoImplementation() string { return r.goSets["purego"].implementation() }
-
 // purego is the pure-Go binary's results when they are pure-Go numbers:
 // the binary was built and says that it ran the pure-Go implementation.
 // Otherwise nil, and why: never present cgo numbers as pure-Go.
@@ -123,9 +119,9 @@ func (r *results) purego() (*goSet, string) {
 	switch {
 	case r.goSets["purego"] == nil:
 		return nil, cmp.Or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
-	case r.puregoImplementation() != "purego":
+	case r.goSets["purego"].implementation() != "purego":
 		return nil, fmt.Sprintf("the binary built with -tags randp_purego ran randp.Implementation() = %q, not the pure-Go path",
-			r.puregoImplementation())
+			r.goSets["purego"].implementation())
 	}
 	return r.goSets["purego"], ""
 }

@@ -94,7 +94,7 @@ func (r *report) data() map[string]any {
 		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoRuns": res.goSets["go"].runs(),
 		"Procs": strings.TrimPrefix(res.goSets["go"].procsOr(), "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
 		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Benchstat": benchstat, "BenchstatGeomean": geomean, "Purego": set, "PuregoWhy": why,
-		"PuregoImpl": res.puregoImplementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goSets["go"].implementation(),
+		"PuregoImpl": res.goSets["purego"].implementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goSets["go"].implementation(),
 		"Peers": res.peers, "PeerFrom": res.peerFrom, "BuildType": res.c.buildType(), "OpenSSL": res.ceil.OpenSSLVersion,
 		"Hypervisor": r.cpuFlag("hypervisor"), "Syscall": syscallSummary(res.syscallCheck),
 		"Root": r.resultsRoot, "CPURuns": r.cpuRuns(), "Every": r.everyCPU(),
