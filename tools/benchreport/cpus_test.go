@@ -79,3 +79,31 @@ func TestCPUDir(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordRun: a run record's keys come from data/run.toml's commands,
+// each the first line it prints, "" when it fails; uarch follows from
+// cpu_id, and every key run.toml lists is written in its order.
+func TestRecordRun(t *testing.T) {
+	if got := shell(".", "echo ' a '; echo b"); got != "a" {
+		t.Errorf("shell: %q, want the first line, trimmed", got)
+	}
+	if got := shell(".", "echo a; false"); got != "" {
+		t.Errorf("shell of a failing command: %q", got)
+	}
+	r := recordRun("../..", "go1.26", "test", 3)
+	for _, k := range runSpec.Keys {
+		if _, ok := r[k]; !ok && k != "uarch" {
+			t.Errorf("the record lacks %s", k)
+		}
+	}
+	if r["dirty"] != "yes" && r["dirty"] != "no" {
+		t.Errorf("dirty = %q", r["dirty"])
+	}
+	path := filepath.Join(t.TempDir(), "run.txt")
+	if err := (runInfo{"passes": "3", "date": "d", "zzz": "z"}).write(path); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "date: d\npasses: 3\nzzz: z\n" {
+		t.Errorf("written record:\n%s", b)
+	}
+}
