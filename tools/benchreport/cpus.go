@@ -107,9 +107,10 @@ func (r *report) everyCPU() []everyGroup {
 		at := map[[2]string]int{} // a row's index in rows, by its You and Work
 		for run, groups := range all {
 			for _, row := range groups[gi].Rows {
-				i, ok := at[[2]string{row.You, row.Work}]
+				key := [2]string{row.You, row.Work}
+				i, ok := at[key]
 				if !ok {
-					i, at[[2]string{row.You, row.Work}] = len(rows), len(rows)
+					i, at[key] = len(rows), len(rows)
 					rows = append(rows, everyRow{row.You, row.Work, slices.Repeat([]string{"—"}, len(all))})
 				}
 				rows[i].Verdicts[run] = row.Verdict()
