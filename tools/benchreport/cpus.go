@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -24,14 +25,15 @@ type cpuRun struct {
 // cpuDir names a run's folder from its CPU: vendor-family-model, e.g.
 // "amd-25-17" for "AuthenticAMD family 25 model 17 stepping 1".
 func cpuDir(run runInfo) (string, error) {
-	vendor, family, model, ok := cpuModel(run["cpu_id"])
-	if !ok {
+	m := regexp.MustCompile(`^(\S+) family (\d+) model (\d+)`).FindStringSubmatch(run["cpu_id"])
+	if m == nil {
 		return "", fmt.Errorf("the run record names no CPU family and model (cpu_id %q)", run["cpu_id"])
 	}
-	if short := map[string]string{"GenuineIntel": "intel", "AuthenticAMD": "amd"}[vendor]; short != "" {
-		vendor = short
+	vendor := map[string]string{"GenuineIntel": "intel", "AuthenticAMD": "amd"}[m[1]]
+	if vendor == "" {
+		vendor = strings.ToLower(m[1])
 	}
-	return fmt.Sprintf("%s-%d-%d", strings.ToLower(vendor), family, model), nil
+	return vendor + "-" + m[2] + "-" + m[3], nil
 }
 
 // loadRuns reads a results folder: its one run, or every CPU's, newest

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	_ "embed"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -24,11 +26,11 @@ var runTOML string
 // runSpec is data/run.toml: what the run record holds and how each of
 // its keys is found; the file says what each field means.
 var runSpec = mustParse("run.toml", runTOML, func(text string) (s struct {
-	Keys         []string          `toml:"keys,required"`
-	CPUFlags     []string          `toml:"cpu_flags,required"`
-	BackendFlags []string          `toml:"backend_flags,required"`
-	Flags        string            `toml:"flags,required"`
-	Commands     map[string]string `toml:"commands,required"`
+	Keys         []string            `toml:"keys,required"`
+	CPUFlags     []string            `toml:"cpu_flags,required"`
+	BackendFlags []string            `toml:"backend_flags,required"`
+	Commands     map[string][]string `toml:"commands,required"`
+	Packages     map[string]string   `toml:"packages,required"`
 }, err error) {
 	return s, decodeTOML(text, &s)
 })
@@ -36,40 +38,53 @@ var runSpec = mustParse("run.toml", runTOML, func(text string) (s struct {
 // recordRun is the record of a run starting now, from the repository at
 // root, the machine and the values make passes.
 func recordRun(root, goVersion, describe string, passes int) runInfo {
-	r := runInfo{"date": time.Now().UTC().Format("2006-01-02 15:04 UTC"), "go": goVersion, "describe": describe,
-		"passes": strconv.Itoa(passes)}
+	r := runInfo{
+		"date":     time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		"cpu":      cpuField("model name"),
+		"go":       goVersion,
+		"describe": describe,
+		"dirty":    "no",
+		"passes":   strconv.Itoa(passes),
+		// randp's keystream backend on this CPU, as the release randp-cat reports it.
+		"backend":             backend(root),
+		"xsys":                goModVersion(filepath.Join(root, "benches", "go", "go.mod"), "golang.org/x/sys"),
+		"cargo_bench_profile": cargoBenchProfile(filepath.Join(root, "Cargo.toml")),
+	}
 	for k, cmd := range runSpec.Commands {
-		r[k] = shell(root, cmd)
+		r[k] = firstLine(run(root, cmd[0], cmd[1:]...))
 	}
-	if vendor, family, model, ok := cpuModel(r["cpu_id"]); ok {
-		r["uarch"] = microarchitecture(vendor, family, model)
+	for k, pkg := range runSpec.Packages {
+		r[k] = debVersion(pkg)
 	}
-	have := strings.Fields(shell(root, runSpec.Flags))
+	if strings.TrimSpace(run(root, "git", "status", "--porcelain", "--untracked-files=no")) != "" {
+		r["dirty"] = "yes"
+	}
+	r["cpu_id"], r["uarch"] = cpuIdentity()
+	have := strings.Fields(cpuField("flags"))
 	pick := func(list []string) string {
 		return strings.Join(slices.DeleteFunc(slices.Clone(list), func(f string) bool { return !slices.Contains(have, f) }), " ")
 	}
 	r["cpu_flags"], r["backend_flags"] = pick(runSpec.CPUFlags), pick(runSpec.BackendFlags)
+	if b, err := os.ReadFile(filepath.Join(root, "Cargo.toml")); err == nil {
+		if m := regexp.MustCompile(`(?m)^version\s*=\s*"([^"]+)"`).FindSubmatch(b); m != nil {
+			r["randp"] = string(m[1])
+		}
+	}
 	return r
 }
 
-// shell is the first line, trimmed, that a shell command run in dir
-// prints, or "" when it fails.
-func shell(dir, command string) string {
-	cmd := exec.Command("sh", "-c", command)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
+// cpuIdentity is "vendor family F model M stepping S, microcode X" from
+// /proc/cpuinfo (decimal, as the kernel prints them) and the
+// microarchitecture those name, where known.
+func cpuIdentity() (id, uarch string) {
+	vendor := cpuField("vendor_id")
+	fam, _ := strconv.Atoi(cpuField("cpu family"))
+	model, _ := strconv.Atoi(cpuField("model"))
+	id = fmt.Sprintf("%s family %d model %d stepping %s", or(vendor, "?"), fam, model, or(cpuField("stepping"), "?"))
+	if mc := cpuField("microcode"); mc != "" {
+		id += ", microcode " + mc
 	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(line)
-}
-
-// cpuModel reads the vendor, family and model of a run record's cpu_id
-// ("AuthenticAMD family 25 model 17 stepping 1, ...").
-func cpuModel(cpuID string) (vendor string, family, model int, ok bool) {
-	_, err := fmt.Sscanf(cpuID, "%s family %d model %d", &vendor, &family, &model)
-	return vendor, family, model, err == nil
+	return id, microarchitecture(vendor, fam, model)
 }
 
 //go:embed data/microarchitectures.toml
@@ -104,12 +119,57 @@ func microarchitecture(vendor string, family, model int) string {
 	return ""
 }
 
-// write writes the record as run.txt: "key: value" lines in data/run.toml's
-// order of keys, then any others.
+// debVersion is a Debian package's installed version, or "".
+func debVersion(pkg string) string {
+	v := strings.TrimSpace(run("", "dpkg-query", "-W", "-f=${Version}", pkg))
+	if v == "" {
+		return ""
+	}
+	return pkg + " " + v
+}
+
+// goModVersion is the version a go.mod requires of a module, or "".
+func goModVersion(gomod, module string) string {
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		return ""
+	}
+	if m := regexp.MustCompile(`(?m)^\s*(?:require\s+)?` + regexp.QuoteMeta(module) + `\s+(\S+)`).FindSubmatch(b); m != nil {
+		return module + " " + string(m[1])
+	}
+	return ""
+}
+
+// cargoBenchProfile is what cargo bench builds with: Cargo.toml's
+// [profile.bench] (which inherits [profile.release]) and RUSTFLAGS.
+func cargoBenchProfile(cargoToml string) string {
+	b, err := os.ReadFile(cargoToml)
+	if err != nil {
+		return ""
+	}
+	section := func(name string) string {
+		var kv []string
+		in := false
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(line, "[") {
+				in = line == "["+name+"]"
+				continue
+			}
+			if in && line != "" && !strings.HasPrefix(line, "#") {
+				kv = append(kv, strings.Join(strings.Fields(line), ""))
+			}
+		}
+		return strings.Join(kv, ", ")
+	}
+	return fmt.Sprintf("[profile.bench] %s (inherits [profile.release] %s; opt-level 3); RUSTFLAGS=%q",
+		or(section("profile.bench"), "default"), or(section("profile.release"), "default"), os.Getenv("RUSTFLAGS"))
+}
+
 func (r runInfo) write(path string) error {
 	var b strings.Builder
 	keys := slices.Clone(runSpec.Keys)
-	for _, k := range slices.Sorted(maps.Keys(r)) {
+	for k := range r {
 		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
@@ -123,14 +183,19 @@ func (r runInfo) write(path string) error {
 }
 
 func loadRunInfo(path string) (runInfo, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	r := runInfo{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ": "); ok {
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ": "); ok {
 			r[k] = v
 		}
 	}
-	return r, err
+	return r, sc.Err()
 }
 
 // loadSamples is the 1-minute load average sampled during the run
@@ -147,9 +212,13 @@ func loadLoadavg(path string) (loadSamples, error) {
 		return s, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		var t int64
-		var v float64
-		if _, err := fmt.Sscan(line, &t, &v); err != nil {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		t, err1 := strconv.ParseInt(f[0], 10, 64)
+		v, err2 := strconv.ParseFloat(f[1], 64)
+		if err1 != nil || err2 != nil {
 			continue
 		}
 		if s.from == 0 {
@@ -170,4 +239,46 @@ func (s loadSamples) describe() string {
 	sort.Float64s(v)
 	return fmt.Sprintf("%.2f / %.2f / %.2f (min / median / max of %d samples, every 10 s over %.0f min)",
 		v[0], v[len(v)/2], v[len(v)-1], len(v), float64(s.to-s.from)/60)
+}
+
+func cpuField(key string) string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// backend is randp's keystream backend on this CPU, as the release randp-cat
+// built for the run reports it, or "?" if it cannot be asked.
+func backend(root string) string {
+	abs, err := filepath.Abs(filepath.Join(root, "target", "release", "randp-cat"))
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(firstLine(run(root, abs, "--backend")) + " ?")[0]
+}
+
+func run(dir, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
 }
