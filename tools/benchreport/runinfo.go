@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"os"
@@ -80,7 +81,7 @@ func cpuIdentity() (id, uarch string) {
 	vendor := cpuField("vendor_id")
 	fam, _ := strconv.Atoi(cpuField("cpu family"))
 	model, _ := strconv.Atoi(cpuField("model"))
-	id = fmt.Sprintf("%s family %d model %d stepping %s", or(vendor, "?"), fam, model, or(cpuField("stepping"), "?"))
+	id = fmt.Sprintf("%s family %d model %d stepping %s", cmp.Or(vendor, "?"), fam, model, cmp.Or(cpuField("stepping"), "?"))
 	if mc := cpuField("microcode"); mc != "" {
 		id += ", microcode " + mc
 	}
@@ -163,7 +164,7 @@ func cargoBenchProfile(cargoToml string) string {
 		return strings.Join(kv, ", ")
 	}
 	return fmt.Sprintf("[profile.bench] %s (inherits [profile.release] %s; opt-level 3); RUSTFLAGS=%q",
-		or(section("profile.bench"), "default"), or(section("profile.release"), "default"), os.Getenv("RUSTFLAGS"))
+		cmp.Or(section("profile.bench"), "default"), cmp.Or(section("profile.release"), "default"), os.Getenv("RUSTFLAGS"))
 }
 
 func (r runInfo) write(path string) error {
