@@ -37,10 +37,10 @@ mod support;
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 mod restore {
     use super::support::snapshot::{reseed_kernel, restore, shared, snapshot};
+    use super::support::vm_clock::{GEN_PRESENT, MAGIC, bump_generation, page as vm_clock_page, valid_page};
     use super::support::watchdog::Watchdog;
     use super::support::{ROLE, command, emulator, write_all};
     use std::io::Read;
-    use std::os::unix::fs::FileExt;
     use std::path::{Path, PathBuf};
     /// Bytes each run draws: twice the reseed interval.
     const RUN: usize = 2 << 20;
@@ -283,50 +283,16 @@ mod restore {
         std::env::temp_dir().join(format!("randp-vm-restore-{}-{name}", std::process::id()))
     }
 
-    /// `VMCLOCK_MAGIC` ("VCLK"), `VMCLOCK_FLAG_VM_GEN_COUNTER_PRESENT`, and
-    /// the offsets of `struct vmclock_abi`'s fields that randp reads.
-    const MAGIC: u32 = 0x4b4c_4356;
-    const GEN_PRESENT: u64 = 1 << 8;
-    const SEQ_COUNT: usize = 12;
-    const GENERATION: usize = 104;
-
-    /// A VMClock page: magic, size, version, sequence count, flags (and the
-    /// clock fields zero), counter.
-    fn vm_clock_page(magic: u32, size: u32, version: u16, seq: u32, flags: u64, generation: u64) -> Vec<u8> {
-        let mut b = vec![0u8; 4096];
-        b[0..4].copy_from_slice(&magic.to_le_bytes());
-        b[4..8].copy_from_slice(&size.to_le_bytes());
-        b[8..10].copy_from_slice(&version.to_le_bytes());
-        b[SEQ_COUNT..][..4].copy_from_slice(&seq.to_le_bytes());
-        b[24..32].copy_from_slice(&flags.to_le_bytes());
-        b[GENERATION..][..8].copy_from_slice(&generation.to_le_bytes());
-        b
-    }
-
-    /// Bumps the counter in the page at `path` as a VMM does: the sequence
-    /// count odd while it writes, then even again.
-    fn bump_generation(path: &Path) {
-        let f = std::fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
-        let mut word = [0u8; 8];
-        f.read_exact_at(&mut word[..4], SEQ_COUNT as u64).unwrap();
-        let seq = u32::from_le_bytes(word[..4].try_into().unwrap());
-        f.write_all_at(&(seq + 1).to_le_bytes(), SEQ_COUNT as u64).unwrap();
-        f.read_exact_at(&mut word, GENERATION as u64).unwrap();
-        let generation = u64::from_le_bytes(word) + 1;
-        f.write_all_at(&generation.to_le_bytes(), GENERATION as u64).unwrap();
-        f.write_all_at(&(seq + 2).to_le_bytes(), SEQ_COUNT as u64).unwrap();
-    }
-
     /// The restores that only the VMClock counter tells apart, and their
     /// control.
     fn vm_clock_restores(failures: &mut Vec<String>) {
         for mode in MODES {
             let bound = 0;
             let path = page_path(&format!("vmclock-{}", mode.name().replace(' ', "-")));
-            std::fs::write(&path, vm_clock_page(MAGIC, 112, 1, 2, GEN_PRESENT, 41)).unwrap();
+            std::fs::write(&path, valid_page(41)).unwrap();
             let (a, b, how) = two_runs(mode, Restore::VmClockBumped, Some(&path));
             let n = shared(&a, &b);
-            std::fs::write(&path, vm_clock_page(MAGIC, 112, 1, 2, GEN_PRESENT, 41)).unwrap();
+            std::fs::write(&path, valid_page(41)).unwrap();
             let (ca, cb, _) = two_runs(mode, Restore::VmClockSame, Some(&path));
             let same = shared(&ca, &cb);
             std::fs::remove_file(&path).unwrap();

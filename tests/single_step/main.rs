@@ -44,7 +44,13 @@
 //! before the snapshot is in the snapshot and is left out. Controls at a
 //! few steps: a restore with no reseed (the runs are the same) and, but
 //! for the reseed path, one with the kernel mix off (they share more than
-//! the bound).
+//! the bound). The same restores with VMClock: a tracee that reads a VM
+//! generation counter from a file standing for the device (the kernel mix
+//! off), whose counter the tracer bumps before the second run instead of
+//! reseeding the kernel, on the refill and the word draw from the buffer
+//! (which then takes the slow path that compares the counter), and in
+//! release the fills: the runs may share nothing after the call in flight;
+//! control, the counter left as it was: they share what they draw after it.
 //!
 //! The paths: a word draw's refill (`u64` with the buffer, extension
 //! attached, empty), a reseed
@@ -310,7 +316,11 @@ fn case(tr: &Trace, path: Path, action: Action, k: usize, probe_at: usize, zero:
             let (words, status) = t.release(0);
             (words, status, 1)
         }
-        Action::Restore | Action::RestoreFaithful | Action::RestoreMixOff => {
+        Action::Restore
+        | Action::RestoreFaithful
+        | Action::RestoreMixOff
+        | Action::RestoreVmClock
+        | Action::RestoreVmClockSame => {
             unreachable!("restores are run by restore_case")
         }
     };
@@ -379,7 +389,11 @@ fn check(path: Path, action: Action, reports: &[Report], zero: &[u64], probes: u
             return Err(format!("{} state pages dropped, not 1", parent.dropped));
         }
         Action::Drop | Action::DropEarly => {}
-        Action::Restore | Action::RestoreFaithful | Action::RestoreMixOff => {
+        Action::Restore
+        | Action::RestoreFaithful
+        | Action::RestoreMixOff
+        | Action::RestoreVmClock
+        | Action::RestoreVmClockSame => {
             unreachable!("restores are checked by restore_case")
         }
     }
@@ -479,7 +493,14 @@ fn restore_case(
     };
     let first = t.run_to_report();
     support::snapshot::restore(t.pid, &snap);
-    let how = if action == Action::RestoreFaithful { "none" } else { support::snapshot::reseed_kernel(t.pid) };
+    let how = match action {
+        Action::RestoreFaithful | Action::RestoreVmClockSame => "none",
+        Action::RestoreVmClock => {
+            support::vm_clock::bump_generation(&protocol::vm_clock_path(t.pid as u32));
+            "none, the VMClock counter bumped"
+        }
+        _ => support::snapshot::reseed_kernel(t.pid),
+    };
     let second = t.run_to_report();
     let (rest, status) = t.release(0);
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 && rest.is_empty()) {
@@ -495,7 +516,10 @@ fn restore_case(
         if r.child || r.signals != 0 || r.probes != 0 {
             return Err(format!("{which}: child {}, {} signals, {} probes", r.child, r.signals, r.probes));
         }
-        let call = r.call.iter().enumerate().filter(|&(i, w)| written.get(i) != Some(w)).map(|(_, w)| w);
+        // With VMClock the call in flight may finish alike in both runs;
+        // what comes after it is compared.
+        let in_flight = if action.vm_clock() { 0 } else { r.call.len() };
+        let call = r.call[..in_flight].iter().enumerate().filter(|&(i, w)| written.get(i) != Some(w)).map(|(_, w)| w);
         let mut run: Vec<u64> = call.chain(&r.later).copied().collect();
         check_fresh(&mut run, zero).map_err(|e| format!("{which}: {e}"))?;
         runs.push(run);
@@ -599,6 +623,70 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
     );
     let cases = steps.len() + faithful.len() + mix_off.len();
     (cases - bad - control_failed, bad + control_failed, failures)
+}
+
+/// The VMClock restore family of one path: in a tracee that reads a VM
+/// generation counter (with the kernel mix off), a restore at every case
+/// step whose second run finds the counter bumped: the runs may share
+/// nothing after the call in flight. Control at a few steps: the counter
+/// left as it was, the runs share what they draw after the call. Returns
+/// the cases passed, failed, and the failures.
+fn vm_clock_restores(path: Path, zero: &[u64]) -> (usize, usize, Vec<String>) {
+    let start = std::time::Instant::now();
+    let tr = trace(path, Action::RestoreVmClock);
+    let steps = covered(&tr.steps);
+    let n = tr.steps.len() - 1;
+    let outcomes = on_workers(&steps, |&k| (k, restore_case(&tr, path, Action::RestoreVmClock, k, zero)));
+    let controls: Vec<RestoreOutcome> = on_workers(&spread(&steps, RESTORE_CONTROLS), |&k| {
+        (k, restore_case(&tr, path, Action::RestoreVmClockSame, k, zero))
+    });
+    let mut failures = Vec::new();
+    let mut shared_at = Vec::new();
+    let mut bad = 0;
+    for (k, r) in &outcomes {
+        match r {
+            Ok((0, _)) => {}
+            Ok((shared, _)) => shared_at.push((*k, *shared)),
+            Err(e) => failures.push(format!("{} restore with VMClock at step {k}: {e}", path.name())),
+        }
+        bad += usize::from(!matches!(r, Ok((0, _))));
+    }
+    if !shared_at.is_empty() {
+        shared_at.sort_unstable();
+        let ks: Vec<usize> = shared_at.iter().map(|o| o.0).collect();
+        let worst = shared_at.iter().map(|o| o.1).max().unwrap();
+        failures.push(format!(
+            "{} restore with VMClock: the runs share up to {worst} bytes after the call at steps {}",
+            path.name(),
+            ranges(&ks)
+        ));
+    }
+    let mut least = usize::MAX;
+    for (k, r) in &controls {
+        bad += usize::from(!matches!(r, Ok((shared, _)) if *shared > 0));
+        match r {
+            Ok((shared, _)) if *shared > 0 => least = least.min(*shared),
+            Ok(_) => failures.push(format!(
+                "{} control: a restore with the VMClock counter unchanged at step {k}: the runs share nothing (the \
+                 harness sees no repeat)",
+                path.name()
+            )),
+            Err(e) => failures.push(format!("{} control: a VMClock restore at step {k}: {e}", path.name())),
+        }
+    }
+    let cases = outcomes.len() + controls.len();
+    println!(
+        "single step: {}: a restore with VMClock (the tracee reads the counter from a page file, the kernel mix off; \
+         the snapshot written back and the counter bumped, no reseed) at {} (0..={n}): the runs share at most {} B \
+         after the call (bound 0); {bad} failed, {:.1} s; control: the counter unchanged at {} steps shares at least {}",
+        path.name(),
+        coverage(steps.len(), n + 1),
+        outcomes.iter().filter_map(|r| r.1.as_ref().ok()).map(|r| r.0).max().unwrap_or(0),
+        start.elapsed().as_secs_f64(),
+        controls.len(),
+        if least == usize::MAX { "nothing".to_string() } else { format!("{least} B") },
+    );
+    (cases - bad, bad, failures)
 }
 
 /// `[1, 2, 3, 7]` as "1-3 7".
@@ -758,6 +846,12 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         );
     }
     let (mut passed, mut failed) = (outcomes.len() + late_drop.len() - failed - late_bad, failed + late_bad);
+    if path.restored_with_vm_clock() {
+        let (ok, bad, why) = vm_clock_restores(path, zero);
+        passed += ok;
+        failed += bad;
+        failures.extend(why);
+    }
     if path.restored() {
         if let Some(bound) = restore_bound(path) {
             let (ok, bad, why) = restores(&tr, path, bound, zero);

@@ -50,6 +50,22 @@ pub enum Action {
     /// from the start (`internals::set_kernel_mix_off`): the two runs share
     /// up to randp's next reseed from getrandom(2).
     RestoreMixOff = 6,
+    /// As [`Action::Restore`], in a tracee that reads a VM generation
+    /// counter from a file standing for the VMClock device
+    /// ([`vm_clock_path`]), with the kernel mix off: the tracer bumps the
+    /// counter before the second run instead of reseeding the kernel's RNG.
+    /// The runs may share nothing after the call in flight.
+    RestoreVmClock = 7,
+    /// Control: as [`Action::RestoreVmClock`] with the counter left as it
+    /// was: the runs share what they draw after the call.
+    RestoreVmClockSame = 8,
+}
+
+/// The file that stands for the VMClock device of the tracee `pid` in the
+/// VMClock restores: the tracee writes it, the tracer bumps it and removes
+/// it.
+pub fn vm_clock_path(pid: u32) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("randp-single-step-vmclock-{pid}"))
 }
 
 impl Path {
@@ -84,6 +100,13 @@ impl Path {
         self == Path::Refill || (!cfg!(debug_assertions) && self.fills())
     }
 
+    /// Whether the VMClock restores run on the path: a refill and a word
+    /// draw served from the buffer (which, with the counter, takes the
+    /// slow path that compares it), and in release the fills as well.
+    pub fn restored_with_vm_clock(self) -> bool {
+        self == Path::Handout || self.restored()
+    }
+
     /// Whether the call under test is a fill (into memory that the tracee
     /// passes as its first argument), not a word draw.
     pub fn fills(self) -> bool {
@@ -96,13 +119,15 @@ impl Path {
 }
 
 impl Action {
-    pub const ALL: [Action; 6] = [
+    pub const ALL: [Action; 8] = [
         Action::Fork,
         Action::Drop,
         Action::DropEarly,
         Action::Restore,
         Action::RestoreFaithful,
         Action::RestoreMixOff,
+        Action::RestoreVmClock,
+        Action::RestoreVmClockSame,
     ];
 
     pub fn name(self) -> &'static str {
@@ -113,13 +138,28 @@ impl Action {
             Action::Restore => "restore",
             Action::RestoreFaithful => "restore-faithful",
             Action::RestoreMixOff => "restore-mix-off",
+            Action::RestoreVmClock => "restore-vmclock",
+            Action::RestoreVmClockSame => "restore-vmclock-same",
         }
     }
 
     /// Whether the tracer snapshots and restores the tracee (which then
     /// stops after each report) rather than signal it.
     pub fn restores(self) -> bool {
-        matches!(self, Action::Restore | Action::RestoreFaithful | Action::RestoreMixOff)
+        matches!(
+            self,
+            Action::Restore
+                | Action::RestoreFaithful
+                | Action::RestoreMixOff
+                | Action::RestoreVmClock
+                | Action::RestoreVmClockSame
+        )
+    }
+
+    /// Whether the tracee reads a VM generation counter (the VMClock
+    /// restores).
+    pub fn vm_clock(self) -> bool {
+        matches!(self, Action::RestoreVmClock | Action::RestoreVmClockSame)
     }
 
     pub fn from_name(s: &str) -> Action {

@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ChildStdout, Command, Stdio};
 
-use super::protocol::{Action, HEADER, HEADER_WORDS, Path, REPORT};
+use super::protocol::{Action, HEADER, HEADER_WORDS, Path, REPORT, vm_clock_path};
 use super::support::watchdog::Watchdog;
 
 /// A stopped tracee and the call it is in.
@@ -317,6 +317,8 @@ impl Tracee {
         self.stdout.read_to_end(&mut bytes).expect("read the tracee's reports");
         self.watchdog.take();
         let status = self.child.wait().expect("reap the tracee").into_raw();
+        // The VMClock restores' tracees write this file.
+        let _ = std::fs::remove_file(vm_clock_path(self.pid as u32));
         let words = bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect();
         (words, status)
     }

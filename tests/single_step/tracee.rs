@@ -9,7 +9,7 @@
 //! back the snapshot it took in the call (and the tracee runs from there
 //! again, and reports again) or lets it go.
 
-use super::protocol::{Action, HEADER, Path, REPORT, Report};
+use super::protocol::{Action, HEADER, Path, REPORT, Report, vm_clock_path};
 use super::state_pages;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -213,6 +213,15 @@ pub fn run(path: Path, action: Action) -> ! {
     }
     if action == Action::RestoreMixOff {
         randp::internals::set_kernel_mix_off(true);
+    }
+    if action.vm_clock() {
+        // Only the counter tells the two runs apart: no mix, and the tracer
+        // makes no reseed.
+        let page = vm_clock_path(std::process::id());
+        std::fs::write(&page, super::support::vm_clock::valid_page(41)).unwrap();
+        randp::internals::set_vm_clock_path(page.to_str().unwrap());
+        randp::internals::set_kernel_mix_off(true);
+        assert!(randp::vm_generation_readable(), "the page at {} is valid", page.display());
     }
     let mut big = vec![0u8; MIB];
     let before = prepare(path, &mut big);

@@ -10,6 +10,8 @@ pub mod amx;
 pub mod scan;
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 pub mod snapshot;
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+pub mod vm_clock;
 #[cfg(unix)]
 pub mod watchdog;
 
