@@ -47,9 +47,9 @@
 //! the bound). The same restores with VMClock: a tracee that reads a VM
 //! generation counter from a file standing for the device (the kernel mix
 //! off), whose counter the tracer bumps before the second run instead of
-//! reseeding the kernel, on the refill and the word draw from the buffer
-//! (which then takes the slow path that compares the counter), and in
-//! release the fills: the runs may share nothing after the call in flight;
+//! reseeding the kernel, on the word draw from the buffer (which then
+//! takes the slow path that compares the counter), and in release the
+//! refill and the fills: the runs may share nothing after the call in flight;
 //! control, the counter left as it was: they share what they draw after it.
 //!
 //! The paths: a word draw's refill (`u64` with the buffer, extension
