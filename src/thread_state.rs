@@ -84,10 +84,11 @@ impl KernelMix for ThreadKernelMix {
     }
 
     /// The OS's VM generation counter ([`os::vm_generation`]: on Linux the
-    /// VMClock device's). A thread's generator seeded while it reads one
-    /// compares it before it hands out any byte, and so serves no draw from
-    /// the fast path ([`take`] and [`take_bytes`] decline); a change
-    /// discards the state as a dropped page is discarded.
+    /// VMClock device's). A thread's generator compares it, from its first
+    /// reseed at which it reads one, before it hands out any byte, and so
+    /// serves no draw from the fast path ([`take`] and [`take_bytes`]
+    /// decline); a change discards the state as a dropped page is
+    /// discarded.
     #[inline]
     fn vm_generation(&self) -> Option<u64> {
         os::vm_generation()

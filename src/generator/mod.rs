@@ -463,10 +463,12 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         if end <= start {
             return;
         }
-        // SAFETY: `w` was this generator's counts word, which is only ever
-        // stored as `counts(0, len)` after a refill wrote `len` bytes (the
-        // buffer, and an extension attached before it), advanced by at most
-        // its unread count, or zeroed: so `start..end` lies in an extension
+        // SAFETY: `w` was one of this generator's counts words (the owner's,
+        // or `checked_counts`, which only ever takes the owner's value or a
+        // value stored as the owner's is), which are only ever stored as
+        // `counts(0, len)` after a refill wrote `len` bytes (the buffer, and
+        // an extension attached before it), advanced by at most their unread
+        // count, or zeroed: so `start..end` lies in an extension
         // attached since the generator was created, which stays mapped,
         // writable and this generator's alone for as long as it lives
         // (`attach_extension`).
@@ -524,9 +526,13 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     /// for `direct` output (into a caller's memory, at most [`MIX_DIRECT`]
     /// bytes where there is a source) that would take the direct output
     /// since the last mix past [`MIX_DIRECT`] bytes. Before that, if the
-    /// owner's VM generation changed since the last reseed, the generator
-    /// is wiped ([`Self::wipe`], which leaves `live` at 0 for the owner to
-    /// find) and reseeds from the OS.
+    /// owner's VM generation changed since the last reseed and the state
+    /// holds something of before (a key not about to be reseeded, or a
+    /// buffer), the generator is wiped ([`Self::wipe`], which leaves `live`
+    /// at 0 for the owner to find) and reseeds from the OS. One read of the
+    /// generation serves the comparison and the reseed's record, so that no
+    /// snapshot restored between the two can have the reseed record the new
+    /// value over a buffer that the comparison kept.
     ///
     /// # Safety
     /// `out` is valid for writes of `16 * nblocks` bytes and does not overlap
@@ -536,7 +542,9 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         debug_assert!(bytes <= RESEED);
         let mut left = self.until_reseed.load(Relaxed);
         let mut unmixed = self.direct_unmixed.load(Relaxed) as usize;
-        if left >= bytes && self.vm_generation_changed() {
+        let generation = self.mix.vm_generation();
+        let holds_some = left >= bytes || self.filled.load(Relaxed) != 0;
+        if holds_some && generation.is_some_and(|g| g != self.vm_generation.load(Relaxed)) {
             // A clone of a VM snapshot: discard the state as the kernel
             // discards a dropped page. `live` goes to 0, so the owner
             // throws away what this call produces and wipes the state
@@ -546,7 +554,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
             left = 0;
         }
         if left < bytes {
-            self.reseed();
+            self.reseed(generation);
             left = RESEED;
             unmixed = 0;
         } else if (!direct || unmixed + bytes > MIX_DIRECT) && self.mix_kernel_output() {
@@ -593,25 +601,25 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
     }
 
     /// XORs 32 fresh bytes from the OS into the key
-    /// ([`keystream::xor_seed_into_key`]), and records the owner's VM
-    /// generation as read before them. The OS writes them straight into
-    /// the state, never onto the stack.
+    /// ([`keystream::xor_seed_into_key`]), and records `generation`, the
+    /// owner's VM generation as its caller read it before them. The OS
+    /// writes them straight into the state, never onto the stack.
     ///
-    /// If the owner has a VM generation and has not yet said whether there
-    /// is an extension (the first reseed after a zeroing, as a rule), the
-    /// generator becomes [`CHECKED`] until it is next zeroed: it takes no
-    /// extension, and the unread bytes of its buffer, if any, move from the
-    /// owner's counts word to `checked_counts`, so that from here on only
-    /// [`Self::fill`] hands them out.
-    fn reseed(&self) {
-        // Read first: a snapshot taken between the two leaves a clone that
-        // records the older generation, and so discards the state at its
-        // next refill or handout.
-        let generation = self.mix.vm_generation();
+    /// If the owner has a VM generation, the generator becomes [`CHECKED`]
+    /// (it is, as a rule, from its first reseed after a zeroing) until it is
+    /// next zeroed: it uses no extension from its next refill on, and the
+    /// unread bytes of its buffer, if any, move from the owner's counts word
+    /// to `checked_counts`, so that from here on only [`Self::fill`] hands
+    /// them out.
+    fn reseed(&self, generation: Option<u64>) {
+        // Read before: a snapshot taken between the read and the reseed
+        // leaves a clone that records the older generation, and so discards
+        // the state at its next refill or handout.
         self.vm_generation.store(generation.unwrap_or(0), Relaxed);
-        if generation.is_some() && !self.is_checked() && self.extension_unasked() {
+        if generation.is_some() && !self.is_checked() {
             self.extension.store(CHECKED, Relaxed);
-            // With no extension asked for, these bytes lie in the buffer.
+            // These may lie in an extension attached before: `wipe` zeroes
+            // what either word counts there.
             self.checked_counts.store(self.counts.word().swap(0, Relaxed), Relaxed);
         }
         let seed = self.seed.get();
@@ -638,15 +646,18 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
         let extension = self.extension_len();
         self.live.store(0, Relaxed);
         let w = self.counts.word().swap(0, Relaxed);
+        let checked = self.checked_counts.swap(0, Relaxed);
         self.filled.store(0, Relaxed);
         self.extension.store(0, Relaxed);
         self.until_reseed.store(0, Relaxed);
         self.direct_unmixed.store(0, Relaxed);
         self.vm_generation.store(0, Relaxed);
-        self.checked_counts.store(0, Relaxed);
         // After a drop the generator's record of its extension reads zero,
-        // but the counts word, kept outside it, still placed the unread bytes.
+        // but the counts word, kept outside it, still placed the unread
+        // bytes; a generator that became checked with an extension attached
+        // counts them in its own word.
         self.zero_unread_extension(w);
+        self.zero_unread_extension(checked);
         // SAFETY: the fields are this generator's own plain bytes, and no
         // reference into them is live (only raw pointers are ever made).
         unsafe {

@@ -192,8 +192,8 @@ fn zeroed_generator_reseeds_before_output() {
 #[test]
 fn a_reseed_makes_the_whole_key() {
     let (g, h) = (zeroed(), zeroed());
-    g.reseed();
-    h.reseed();
+    g.reseed(None);
+    h.reseed(None);
     let (a, b) = (key_of(&g), key_of(&h));
     for half in [0..16, 16..32] {
         assert_ne!(a[half.clone()], [0u8; 16], "key bytes {half:?} were not seeded");
@@ -469,10 +469,12 @@ fn direct_output_mixes_at_least_once_per_interval() {
     }
 }
 
-/// A VM generation counter that the test sets (0: none).
+/// A VM generation counter that the test sets (0: none, unless `zero`
+/// says it reads 0).
 #[derive(Default)]
 struct GenerationSource {
     value: AtomicU64,
+    zero: core::sync::atomic::AtomicBool,
 }
 
 impl KernelMix for GenerationSource {
@@ -485,7 +487,7 @@ impl KernelMix for GenerationSource {
     }
 
     fn vm_generation(&self) -> Option<u64> {
-        Some(self.value.load(Relaxed)).filter(|&g| g != 0)
+        Some(self.value.load(Relaxed)).filter(|&g| g != 0 || self.zero.load(Relaxed))
     }
 }
 
@@ -570,24 +572,36 @@ fn a_vm_generation_at_the_seeding_closes_the_fast_path() {
     assert!(control.take::<8>().is_some(), "control: without a generation the fast path serves");
 }
 
-/// A generator seeded without a generation that finds one at a later
-/// reseed made before its owner asked for an extension moves its unread
-/// bytes to the checked word: they are handed out once, through `fill`.
+/// A generator seeded without a readable generation that reads one at a
+/// later reseed cannot tell whether a snapshot was restored in between: a
+/// value other than the 0 it recorded discards the state, which reseeds
+/// checked, and the unread bytes of before are never handed out. A value
+/// equal to it (0) keeps the state: the unread bytes move to the checked
+/// word and are handed out once, through `fill`.
 #[test]
-fn a_generation_found_at_a_later_reseed_moves_the_unread_bytes() {
-    let g = generational_with(0);
-    let unread = g.counts.word().load(Relaxed);
-    assert_eq!(unread as u32, 56, "8 of the 64 buffered bytes were handed out");
-    // SAFETY: the 56 unread bytes from offset 8 of the buffer.
-    let expected = unsafe { core::slice::from_raw_parts(g.buf().add(8), 56) }.to_vec();
-    g.mix.value.store(5, Relaxed);
-    g.until_reseed.store(0, Relaxed);
-    fill_any(&*g, 256); // a direct write, which reseeds first
-    assert!(g.is_checked() && g.is_live());
-    assert_eq!(g.counts.word().load(Relaxed), 0, "the fast path's word is cleared");
-    assert_eq!(g.checked_counts.load(Relaxed), unread, "and its count moved");
-    assert!(g.take::<8>().is_none());
-    assert_eq!(fill_any(&*g, 56), expected, "the unread bytes, once");
+fn a_generation_found_at_a_later_reseed_makes_the_generator_checked() {
+    for value in [5, 0] {
+        let g = generational_with(0);
+        let unread = g.counts.word().load(Relaxed);
+        assert_eq!(unread as u32, 56, "8 of the 64 buffered bytes were handed out");
+        // SAFETY: the 56 unread bytes from offset 8 of the buffer.
+        let expected = unsafe { core::slice::from_raw_parts(g.buf().add(8), 56) }.to_vec();
+        g.mix.value.store(value, Relaxed);
+        g.mix.zero.store(true, Relaxed);
+        g.until_reseed.store(0, Relaxed);
+        fill_any(&*g, 256); // a direct write, which reseeds first
+        assert!(g.is_checked(), "{value}: checked from the reseed on");
+        assert_eq!(g.is_live(), value == 0, "{value}: discarded only for another value");
+        assert_eq!(g.counts.word().load(Relaxed), 0, "the fast path's word is cleared");
+        g.mark_live();
+        assert!(g.take::<8>().is_none());
+        if value == 0 {
+            assert_eq!(g.checked_counts.load(Relaxed), unread, "the count moved");
+            assert_eq!(fill_any(&*g, 56), expected, "the unread bytes, once");
+        } else {
+            assert_ne!(fill_any(&*g, 56), expected, "never the unread bytes of before");
+        }
+    }
 }
 
 /// Control: the same generation, or none readable, changes nothing.
@@ -611,4 +625,100 @@ fn key_of_any<const B: usize, const R: usize, C: CountsWord, M: KernelMix>(g: &G
     k[..16].copy_from_slice(&ks.current()[0]);
     k[16..].copy_from_slice(&ks.current()[1]);
     k
+}
+
+/// A generation that reads 5 for its first `flip_after` reads and 6 from
+/// then on: a snapshot restored in the middle of a call.
+#[derive(Default)]
+struct FlipSource {
+    reads: AtomicU64,
+    flip_after: AtomicU64,
+}
+
+impl KernelMix for FlipSource {
+    fn available(&self) -> bool {
+        false
+    }
+
+    unsafe fn fresh(&self, _dst: *mut u8) -> bool {
+        false
+    }
+
+    fn vm_generation(&self) -> Option<u64> {
+        let n = self.reads.fetch_add(1, Relaxed);
+        Some(if n < self.flip_after.load(Relaxed) { 5 } else { 6 })
+    }
+}
+
+/// A restore between `fill`'s comparison and the reseed that a write with
+/// the interval used up makes: the reseed's read of the new generation
+/// discards the state (the buffer's unread bytes from before the restore
+/// are never handed out); it does not just record the new value. Control:
+/// the generation unchanged, the same call keeps the state.
+#[test]
+fn a_new_vm_generation_at_a_due_reseed_discards_the_buffer() {
+    for restored in [true, false] {
+        type G = Generator<4, 1024, AtomicU64, FlipSource>;
+        // SAFETY: all-zero is a valid generator, and a valid FlipSource.
+        let g = unsafe { Box::<G>::new_zeroed().assume_init() };
+        g.mix.flip_after.store(u64::MAX, Relaxed);
+        g.mark_live();
+        fill_any(&*g, 8);
+        assert!(g.is_checked());
+        // SAFETY: the 56 unread bytes from offset 8 of the buffer.
+        let old = unsafe { core::slice::from_raw_parts(g.buf().add(8), 56) }.to_vec();
+        g.until_reseed.store(0, Relaxed); // a direct fill used the interval up exactly
+        if restored {
+            // `fill`'s read gives 5, the write's (the reseed's) 6.
+            g.mix.flip_after.store(g.mix.reads.load(Relaxed) + 1, Relaxed);
+        }
+        fill_any(&*g, 64); // direct: the write reseeds first
+        assert_eq!(g.is_live(), !restored, "restored {restored}: the state is discarded only after a restore");
+        let at_restore = g.mix.reads.load(Relaxed);
+        g.mark_live();
+        let next = fill_any(&*g, 56);
+        assert_eq!(next == old, !restored, "restored {restored}: the old unread bytes come next only without one");
+        assert!(g.mix.reads.load(Relaxed) > at_restore);
+    }
+}
+
+/// A generator with an extension attached (seeded while its owner read no
+/// generation) that finds one at a refill's reseed becomes checked; a wipe
+/// then zeroes the extension's unread keystream, which the checked word
+/// counts; and its fast path closes. Control: the generation still
+/// unreadable, the fast path keeps serving.
+#[test]
+fn a_generation_found_with_an_extension_attached_is_checked_and_wiped_whole() {
+    #[repr(C)]
+    struct WithExtension {
+        g: Generational,
+        ext: [u8; 128],
+    }
+    for found in [true, false] {
+        // SAFETY: all-zero is a valid generator and extension.
+        let x = unsafe { Box::<WithExtension>::new_zeroed().assume_init() };
+        const { assert!(core::mem::offset_of!(WithExtension, ext) == Generational::BUFFER_END) };
+        let g = &x.g;
+        g.mark_live();
+        fill_any(g, 8); // seeded with no generation readable
+        assert!(!g.is_checked());
+        // SAFETY: `ext` follows the generator, whole blocks, its own.
+        unsafe { g.attach_extension(128) };
+        fill_any(g, 56);
+        g.until_reseed.store(64 + 128, Relaxed); // the next refill is the interval's last
+        fill_any(g, 8); // an extended refill: 184 bytes left, 128 in the extension
+        assert!(x.ext.iter().any(|&b| b != 0));
+        if found {
+            g.mix.value.store(7, Relaxed);
+        }
+        for _ in 0..23 {
+            fill_any(g, 8); // empties the buffer, from the buffer
+        }
+        fill_any(g, 8); // a refill of the extended buffer, which reseeds first
+        assert_eq!(g.is_checked(), found);
+        assert_eq!(g.take::<8>().is_some(), !found, "found {found}: the fast path closes with the generation");
+        assert!(x.ext.iter().any(|&b| b != 0), "found {found}: the refill wrote the extension");
+        g.wipe();
+        assert!(x.ext.iter().all(|&b| b == 0), "found {found}: the wipe zeroes the extension's keystream");
+    }
 }
