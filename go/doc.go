@@ -60,9 +60,10 @@
 // clones of a restored VM snapshot part ways once their kernels reseed.
 // Where the randp library reads the VMClock device's VM generation counter
 // (Linux 6.13+, root-only by default), a restored clone repeats nothing of
-// its library's output; the cgo path then keeps no output on the Go side,
-// so that holds for every value (each is drawn from the library, at the
-// cost of a cgo call). The pure-Go path reads no such counter.
+// its library's output after the call in flight; the cgo path then keeps no
+// output on the Go side, so that holds for every value (each is drawn from
+// the library, at the cost of a cgo call). The pure-Go path reads no such
+// counter.
 //
 // # Seeds
 //

@@ -29,15 +29,15 @@
 //! vDSO follows the kernel's reseeds, so two copies of a thread's state (a
 //! VM snapshot restored twice) part ways at their next refill once each
 //! guest kernel has reseeded. Where the process can read the VMClock
-//! device's VM generation counter (Linux 6.13+) when a thread's state is
-//! seeded, the thread records it at each reseed and compares it before it
-//! hands out any byte, buffered or direct: a restored clone then discards
-//! its state and reseeds from getrandom(2), and repeats nothing. (Such a
-//! thread serves every draw through the slower path that reads the
-//! counter, and its buffer stays 3,328 bytes; elsewhere nothing changes.)
-//! On x86_64
-//! the keystream comes from kernels on the CPU's AES instructions (VAES-512,
-//! VAES-256 or AES-NI, chosen at run time: [`keystream_backend`]) that keep
+//! device's VM generation counter (Linux 6.13+), a thread records it at
+//! each reseed and, from the first reseed at which it reads, compares it
+//! before it hands out any byte, buffered or direct: a restored clone then
+//! discards its state and reseeds from getrandom(2), and repeats nothing
+//! after the call in flight at the snapshot. (Such a thread serves every
+//! draw through the slower path that reads the counter, and its buffer
+//! stays 3,328 bytes; elsewhere nothing changes.) On x86_64 the keystream
+//! comes from kernels on the CPU's AES instructions (VAES-512, VAES-256 or
+//! AES-NI, chosen at run time: [`keystream_backend`]) that keep
 //! every key in the state or in registers, never on the stack, and run as
 //! restartable sequences, so that a signal that interrupts one leaves no key
 //! in its signal frame; elsewhere from the `aes` crate, with signals blocked.

@@ -110,9 +110,10 @@ pub extern "C" fn randp_uint64() -> u64 {
 
 /// Returns 1 if this process reads a VM generation counter (Linux 6.13+, the
 /// VMClock device, `/dev/vmclock0`, root-only by default), else 0. Where it
-/// does, every thread compares the counter before it hands out a byte, so
-/// a clone of a restored VM snapshot repeats nothing of its original's
-/// output; a caller that keeps the library's output in a buffer of its own
+/// does, every thread compares the counter before it hands out a byte
+/// (from its first reseed at which the counter reads), so a clone of a
+/// restored VM snapshot repeats nothing of its original's output after the
+/// call in flight at the snapshot; a caller that keeps the library's output in a buffer of its own
 /// (the Go module's sources) keeps none there, for the clone would repeat
 /// it.
 #[unsafe(no_mangle)]
