@@ -556,16 +556,7 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
         }
     }
     failures.extend(failures_of(path, &failed));
-    if !over.is_empty() {
-        over.sort_unstable();
-        let ks: Vec<usize> = over.iter().map(|o| o.0).collect();
-        let worst = over.iter().map(|o| o.1).max().unwrap();
-        failures.push(format!(
-            "{} restore: the runs share more than {bound} bytes (up to {worst}) at steps {}",
-            path.name(),
-            ranges(&ks)
-        ));
-    }
+    failures.extend(over_bound(&format!("{} restore", path.name()), bound, &mut over));
     // The controls. The faithful restores run one at a time, after the
     // others: a reseed of the kernel's RNG by another case would change
     // what the vDSO gives the second run.
@@ -580,29 +571,8 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
         .into_iter()
         .map(|k| (k, restore_case(tr, path, Action::RestoreFaithful, k, zero)))
         .collect();
-    let mut control_failed = 0;
-    for (what, outcomes) in [("faithful restore", &faithful), ("restore with the mix off", &mix_off)] {
-        for (k, r) in outcomes {
-            match r {
-                Ok((shared, _)) if *shared > bound => {}
-                Ok((shared, _)) => {
-                    control_failed += 1;
-                    failures.push(format!(
-                        "{} control: a {what} at step {k}: the runs share only {shared} bytes (the harness sees no repeat)",
-                        path.name()
-                    ));
-                }
-                Err(e) => {
-                    control_failed += 1;
-                    failures.push(format!("{} control: a {what} at step {k}: {e}", path.name()));
-                }
-            }
-        }
-    }
-    let least = |o: &[RestoreOutcome]| match o.iter().filter_map(|r| r.1.as_ref().ok()).map(|r| r.0).min() {
-        Some(n) => format!("{n} B"),
-        None => "nothing".into(),
-    };
+    let control_failed = controls(path, "faithful restore", bound, &faithful, &mut failures)
+        + controls(path, "restore with the mix off", bound, &mix_off, &mut failures);
     let bad = failed.len() + over.len();
     println!(
         "single step: {}: a restore (a snapshot of memory and registers, a run, the snapshot written back, the \
@@ -614,11 +584,11 @@ fn restores(tr: &Trace, path: Path, bound: usize, zero: &[u64]) -> (usize, usize
         coverage(steps.len(), n + 1),
         start.elapsed().as_secs_f64(),
         faithful.len(),
-        least(&faithful),
+        least_shared(&faithful),
         if mix_off.is_empty() {
             "none with the mix off (the call reseeds from getrandom(2), which no restore repeats)".to_string()
         } else {
-            format!("one with the mix off at {} steps at least {}", mix_off.len(), least(&mix_off))
+            format!("one with the mix off at {} steps at least {}", mix_off.len(), least_shared(&mix_off))
         },
     );
     let cases = steps.len() + faithful.len() + mix_off.len();
@@ -637,7 +607,7 @@ fn vm_clock_restores(path: Path, zero: &[u64]) -> (usize, usize, Vec<String>) {
     let steps = covered(&tr.steps);
     let n = tr.steps.len() - 1;
     let outcomes = on_workers(&steps, |&k| (k, restore_case(&tr, path, Action::RestoreVmClock, k, zero)));
-    let controls: Vec<RestoreOutcome> = on_workers(&spread(&steps, RESTORE_CONTROLS), |&k| {
+    let same: Vec<RestoreOutcome> = on_workers(&spread(&steps, RESTORE_CONTROLS), |&k| {
         (k, restore_case(&tr, path, Action::RestoreVmClockSame, k, zero))
     });
     let mut failures = Vec::new();
@@ -651,30 +621,9 @@ fn vm_clock_restores(path: Path, zero: &[u64]) -> (usize, usize, Vec<String>) {
         }
         bad += usize::from(!matches!(r, Ok((0, _))));
     }
-    if !shared_at.is_empty() {
-        shared_at.sort_unstable();
-        let ks: Vec<usize> = shared_at.iter().map(|o| o.0).collect();
-        let worst = shared_at.iter().map(|o| o.1).max().unwrap();
-        failures.push(format!(
-            "{} restore with VMClock: the runs share up to {worst} bytes after the call at steps {}",
-            path.name(),
-            ranges(&ks)
-        ));
-    }
-    let mut least = usize::MAX;
-    for (k, r) in &controls {
-        bad += usize::from(!matches!(r, Ok((shared, _)) if *shared > 0));
-        match r {
-            Ok((shared, _)) if *shared > 0 => least = least.min(*shared),
-            Ok(_) => failures.push(format!(
-                "{} control: a restore with the VMClock counter unchanged at step {k}: the runs share nothing (the \
-                 harness sees no repeat)",
-                path.name()
-            )),
-            Err(e) => failures.push(format!("{} control: a VMClock restore at step {k}: {e}", path.name())),
-        }
-    }
-    let cases = outcomes.len() + controls.len();
+    failures.extend(over_bound(&format!("{} restore with VMClock", path.name()), 0, &mut shared_at));
+    bad += controls(path, "restore with the VMClock counter unchanged", 0, &same, &mut failures);
+    let cases = outcomes.len() + same.len();
     println!(
         "single step: {}: a restore with VMClock (the tracee reads the counter from a page file, the kernel mix off; \
          the snapshot written back and the counter bumped, no reseed) at {} (0..={n}): the runs share at most {} B \
@@ -683,10 +632,44 @@ fn vm_clock_restores(path: Path, zero: &[u64]) -> (usize, usize, Vec<String>) {
         coverage(steps.len(), n + 1),
         outcomes.iter().filter_map(|r| r.1.as_ref().ok()).map(|r| r.0).max().unwrap_or(0),
         start.elapsed().as_secs_f64(),
-        controls.len(),
-        if least == usize::MAX { "nothing".to_string() } else { format!("{least} B") },
+        same.len(),
+        least_shared(&same),
     );
     (cases - bad, bad, failures)
+}
+
+/// The failure for the restore cases `over` (step, bytes shared) of `what`
+/// whose runs share more than `bound` bytes, if there are any.
+fn over_bound(what: &str, bound: usize, over: &mut [(usize, usize)]) -> Option<String> {
+    let worst = over.iter().map(|o| o.1).max()?;
+    over.sort_unstable();
+    let ks: Vec<usize> = over.iter().map(|o| o.0).collect();
+    Some(format!("{what}: the runs share more than {bound} bytes (up to {worst}) at steps {}", ranges(&ks)))
+}
+
+/// Checks the control restores `outcomes` (a `what` on `path`), whose runs
+/// must share more than `bound` bytes (the harness sees a repeat); adds a
+/// failure for each that does not, and returns how many.
+fn controls(path: Path, what: &str, bound: usize, outcomes: &[RestoreOutcome], failures: &mut Vec<String>) -> usize {
+    let mut failed = 0;
+    for (k, r) in outcomes {
+        let failure = match r {
+            Ok((shared, _)) if *shared > bound => continue,
+            Ok((shared, _)) => format!("the runs share only {shared} bytes (the harness sees no repeat)"),
+            Err(e) => e.clone(),
+        };
+        failed += 1;
+        failures.push(format!("{} control: a {what} at step {k}: {failure}", path.name()));
+    }
+    failed
+}
+
+/// The least that the restores `outcomes` share, as the output says it.
+fn least_shared(outcomes: &[RestoreOutcome]) -> String {
+    match outcomes.iter().filter_map(|r| r.1.as_ref().ok()).map(|r| r.0).min() {
+        Some(n) => format!("{n} B"),
+        None => "nothing".into(),
+    }
 }
 
 /// `[1, 2, 3, 7]` as "1-3 7".
