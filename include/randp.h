@@ -84,9 +84,9 @@ uint64_t randp_uint64(void);
  * does, every thread compares the counter before it hands out a byte
  * (from its first reseed at which the counter reads), so a clone of a
  * restored VM snapshot repeats nothing of its original's output after the
- * call in flight at the snapshot; a caller that keeps the library's output in a buffer of its own
- * (the Go module's sources) keeps none there, for the clone would repeat
- * it.
+ * call in flight at the snapshot; a caller that keeps the library's output
+ * in a buffer of its own (the Go module's sources) keeps none there, for
+ * the clone would repeat it.
  */
 int randp_vm_generation_readable(void);
 

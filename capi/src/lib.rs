@@ -113,9 +113,9 @@ pub extern "C" fn randp_uint64() -> u64 {
 /// does, every thread compares the counter before it hands out a byte
 /// (from its first reseed at which the counter reads), so a clone of a
 /// restored VM snapshot repeats nothing of its original's output after the
-/// call in flight at the snapshot; a caller that keeps the library's output in a buffer of its own
-/// (the Go module's sources) keeps none there, for the clone would repeat
-/// it.
+/// call in flight at the snapshot; a caller that keeps the library's output
+/// in a buffer of its own (the Go module's sources) keeps none there, for
+/// the clone would repeat it.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_vm_generation_readable() -> c_int {
     c_int::from(randp::vm_generation_readable())

@@ -38,9 +38,9 @@ pub const MIX_DIRECT: usize = 64 << 10;
 const NO_EXTENSION: usize = 1;
 
 /// The value of `Generator::extension` once the owner had a VM generation
-/// ([`KernelMix::vm_generation`]) at a reseed made before it said whether
-/// there is an extension (see `Generator::reseed`): the generator then has
-/// none, and until it is next zeroed it hands out buffered bytes only from
+/// ([`KernelMix::vm_generation`]) at a reseed (see `Generator::reseed`):
+/// the generator then uses no extension, and until it is next zeroed it
+/// hands out buffered bytes only from
 /// `Generator::fill`, after it compared the generation, counting them in
 /// `Generator::checked_counts` and leaving the counts word, which the fast
 /// path reads, at zero.
@@ -86,8 +86,8 @@ pub trait KernelMix {
     /// restored (the VMClock device's VM generation counter), or `None`
     /// where there is none (or it cannot be read now). The generator
     /// records it before each reseed and, when it reads another value at a
-    /// refill, a direct write or (where it had one when it was seeded) before
-    /// it hands out buffered bytes, discards its state as a dropped page is
+    /// refill, a direct write or (once it read one at a reseed) before it
+    /// hands out buffered bytes, discards its state as a dropped page is
     /// discarded (see `Generator::write_and_rekey` and `Generator::fill`).
     /// Unlike [`Self::fresh`], not switched off with the mix.
     #[inline(always)]
@@ -139,15 +139,14 @@ struct Unread {
 /// reseeded from the OS every `RESEED` bytes of output.
 ///
 /// Every refill writes `16 * BLOCKS` bytes of keystream to the buffer under
-/// the current key and replaces the key (see the `keystream` module). Bytes are zeroed
-/// in the buffer as they are handed out. Requests of at least a whole buffer
-/// are written straight into the caller's memory, up to the reseed interval
-/// per key.
+/// the current key and replaces the key (see the `keystream` module). Bytes
+/// are zeroed in the buffer as they are handed out. Requests of at least a
+/// whole buffer are written straight into the caller's memory, up to the
+/// reseed interval per key.
 ///
 /// The owner may attach an *extension*: memory right after the generator
 /// that the buffer then runs on into, so that each refill, and its key
-/// rotation, serves more calls (`attach_extension`). A wipe detaches
-/// it.
+/// rotation, serves more calls (`attach_extension`). A wipe detaches it.
 ///
 /// The layout puts the buffer on a 64-byte boundary (the kernels' widest
 /// stores) and, with the default size, fills one page exactly, so that the
@@ -184,8 +183,8 @@ pub struct Generator<const BLOCKS: usize, const RESEED: usize, C: CountsWord = A
     /// The memory right after `buf` that the buffer may grow into: 0 (not
     /// asked for: the owner decides, see [`Self::extension_unasked`]),
     /// [`NO_EXTENSION`], [`CHECKED`] (none either), or its length in bytes
-    /// (whole blocks), attached by [`Self::attach_extension`]. Zero in a zeroed generator, so that the
-    /// owner asks again after a wipe.
+    /// (whole blocks), attached by [`Self::attach_extension`]. Zero in a
+    /// zeroed generator, so that the owner asks again after a wipe.
     extension: AtomicUsize,
     /// Bytes that may still be generated before the next reseed. Zero in a
     /// zeroed generator, which therefore reseeds before its first output.
@@ -263,7 +262,7 @@ impl<const BLOCKS: usize, const RESEED: usize, C: CountsWord, M: KernelMix> Gene
 
     /// The unread bytes ([`Unread`]) that counts word `word` gives, or
     /// `None` when fewer than `want` are left. The fast path reads the
-    /// owner's word (`self.counts`), which is zero in a `checked`
+    /// owner's word (`self.counts`), which is zero in a [`CHECKED`]
     /// generator, so that it hands out nothing there; [`Self::fill`] reads
     /// [`Self::handout_counts`].
     #[inline(always)]
