@@ -9,31 +9,24 @@ import (
 
 // ceilings are the hardware references of benches/passes.sh, measured once
 // in every pass, each time in a new process: `openssl speed -elapsed -evp
-// aes-256-ctr` on 1 MiB buffers, and the plain AES-CTR loops of the shared
-// aes-ceiling tool (one repetition of each kernel), both on the wall clock
+// aes-256-ctr` on 1 MiB buffers (openssl:aes-256-ctr), and the plain
+// AES-CTR loops of the shared aes-ceiling tool (one repetition of each
+// kernel: ceiling:<kernel name>), both in ns per 1 MiB on the wall clock
 // like every other row of the report.
 type ceilings struct {
 	OpenSSLVersion string
-	openssl        []float64            // ns per 1 MiB, one per pass
-	kernels        map[string][]float64 // ns per 1 MiB (wall clock), one per pass, by kernel name
-	Order          []string             // kernel names as the tool prints them
-	Missing        string               // why aes-ceiling was not measured, or ""
+	Order          []string // kernel names as the tool prints them
+	Missing        string   // why aes-ceiling was not measured, or ""
 }
 
-// OpenSSL is openssl speed's time per 1 MiB over the passes.
-func (c *ceilings) OpenSSL() stat { return summarize(c.openssl) }
-
-// Kernel is one aes-ceiling kernel's time per 1 MiB over the passes.
-func (c *ceilings) Kernel(name string) stat { return summarize(c.kernels[name]) }
-
-// load reads benches/passes.sh's ceiling.txt.
-func (c *ceilings) load(path string) error {
+// loadCeilings reads benches/passes.sh's ceiling.txt.
+func loadCeilings(path string) (store, ceilings, error) {
+	var c ceilings
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return err
+		return store{}, c, err
 	}
-	c.kernels = map[string][]float64{}
-	inTool := false
+	s, inTool := newStore(), false
 	for _, line := range strings.Split(string(b), "\n") {
 		switch {
 		case strings.HasPrefix(line, "# openssl: "):
@@ -44,7 +37,7 @@ func (c *ceilings) load(path string) error {
 			// +F:<n>:AES-256-CTR:<bytes per second for the one size>
 			f := strings.Split(line, ":")
 			if bps, err := strconv.ParseFloat(f[len(f)-1], 64); err == nil && bps > 0 {
-				c.openssl = append(c.openssl, 1e9*(1<<20)/bps)
+				s.samples.add("openssl:aes-256-ctr", 0, 1e9*(1<<20)/bps)
 			}
 		case strings.HasPrefix(line, "# aes-ceiling: not measured"):
 			c.Missing = strings.TrimPrefix(line, "# aes-ceiling: ")
@@ -58,23 +51,23 @@ func (c *ceilings) load(path string) error {
 			if _, err := fmt.Sscan(wall, &gbps); err != nil || gbps <= 0 {
 				continue
 			}
-			if _, seen := c.kernels[name]; !seen {
+			if _, seen := s.samples["ceiling:"+name]; !seen {
 				c.Order = append(c.Order, name)
 			}
-			c.kernels[name] = append(c.kernels[name], (1<<20)/gbps)
+			s.samples.add("ceiling:"+name, 0, (1<<20)/gbps)
 		}
 	}
-	return nil
+	return s, c, nil
 }
 
 // widest is the 14-round (AES-256's count) kernel with the widest vectors
 // the run measured (zmm, else ymm, else xmm): the ceiling randp's AES-256
 // keystream is held against.
-func (c *ceilings) widest() (string, stat) {
+func (r *results) widest() (string, stat) {
 	for _, w := range []string{"zmm", "ymm", "xmm"} {
-		for _, name := range c.Order {
+		for _, name := range r.ceil.Order {
 			if strings.HasPrefix(name, "14-round") && strings.Contains(name, " "+w+" ") {
-				return name, c.Kernel(name)
+				return name, r.stat("ceiling:" + name)
 			}
 		}
 	}
@@ -84,7 +77,7 @@ func (c *ceilings) widest() (string, stat) {
 // perByte is the widest kernel's best time per byte in ns (its stat is per
 // MiB), and whether the run measured it: the least that n bytes of AES-256
 // keystream take on this CPU is n times it.
-func (c *ceilings) perByte() (float64, bool) {
-	_, s := c.widest()
+func (r *results) perByte() (float64, bool) {
+	_, s := r.widest()
 	return s.Lo / (1 << 20), s.ok()
 }

@@ -4,21 +4,27 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
 
 // TestGoNames: a Go benchmark's name loses its -GOMAXPROCS suffix, which
-// the set keeps, and nothing else.
+// the run keeps, and nothing else.
 func TestGoNames(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "go.txt")
 	writeFile(t, path, "BenchmarkStdlibRead/4b-2\t10\t5 ns/op\nBenchmarkV2Uint64/src=PCG\t10\t5 ns/op\nBenchmarkA-b/c\t10\t5 ns/op\nBenchmarkMathRand-20\t10\t5 ns/op\n")
-	g, err := loadGoBench(path)
+	s, g, err := loadGoBench(path, "go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(g.order, " "); got != "StdlibRead/4b V2Uint64/src=PCG A-b/c MathRand" || g.procs != "-20" {
-		t.Errorf("names %q, procs %q", got, g.procs)
+	var got []string
+	for ref := range s.samples {
+		got = append(got, ref)
+	}
+	sort.Strings(got)
+	if strings.Join(got, " ") != "go:A-b/c go:MathRand go:StdlibRead/4b go:V2Uint64/src=PCG" || g.procs != "-20" || g.runs != 1 {
+		t.Errorf("names %q, procs %q, runs %d", got, g.procs, g.runs)
 	}
 }
 
@@ -144,23 +150,26 @@ func TestLoadCBench(t *testing.T) {
 	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := loadCBench(path)
+	st, c, err := loadCBench(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := c.values("u64/randp"); len(s) != 1 || s[0] != 4 {
+	if s := st.samples.values("c:u64/randp"); len(s) != 1 || s[0] != 4 {
 		t.Errorf("u64/randp = %v, want [4] (from items_per_second)", s)
 	}
-	if s := c.values("fill_256B/randp"); len(s) != 1 || s[0] != 40 {
+	if s := st.samples.values("c:fill_256B/randp"); len(s) != 1 || s[0] != 40 {
 		t.Errorf("fill_256B/randp = %v, want [40]", s)
 	}
-	if s := c.values("threads_u64/randp/threads:2"); len(s) != 1 || s[0] != 2 {
+	if s := st.samples.values("c:threads_u64/randp/threads:2"); len(s) != 1 || s[0] != 2 {
 		t.Errorf("threads = %v, want [2]", s)
 	}
-	if _, ok := c.sampleSet["u32/openssl"]; ok {
+	if _, ok := st.samples["c:u32/openssl"]; ok {
 		t.Error("an errored run was kept")
 	}
 	if c.why("planet36") != "peer source unavailable" || c.why("randp") != "" {
 		t.Errorf("missing = %v", c.missing)
+	}
+	if (cRun{}).why("randp") != "C benchmarks not run" {
+		t.Error("a run without the C program gives no reason")
 	}
 }

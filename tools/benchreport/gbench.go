@@ -10,19 +10,14 @@ import (
 	"time"
 )
 
-// cSet is the C benchmarks' results (Google Benchmark JSON from
-// benches/c/bench_c): for each benchmark, the time of one operation in ns
-// per repetition, and the contestants the program could not run, with why.
-//
-// An operation is one call of the benchmark's size on one thread; with
-// several threads its time is the wall time divided by the calls of all
-// threads (so perfect scaling halves it), from the aggregate rate.
-type cSet struct {
-	sampleSet                   // by name without "/real_time"
-	missing   map[string]string // contestant key -> reason
-	build     string            // the library's build type, as the first pass that says reports it
-	// dstOffset is where each pass's fill destinations started past a
-	// 64-byte boundary (benches/c's DstOffset), for the passes that say.
+// cRun is what the C program (benches/c/bench_c, Google Benchmark JSON)
+// says beside its results: the contestants it could not run, with why;
+// the library's build type, as the first pass that says reports it; and
+// where each pass's fill destinations started past a 64-byte boundary
+// (benches/c's DstOffset), for the passes that say.
+type cRun struct {
+	missing   map[string]string // contestant key -> reason; nil when the C program did not run
+	build     string
 	dstOffset map[int]int
 }
 
@@ -63,11 +58,11 @@ func mergeCPasses(dir string) ([]byte, error) {
 }
 
 // why says why a contestant has no rows ("" when it ran).
-func (s *cSet) why(key string) string {
-	if s == nil {
+func (c cRun) why(key string) string {
+	if c.missing == nil {
 		return "C benchmarks not run"
 	}
-	return s.missing[key]
+	return c.missing[key]
 }
 
 // gbenchRun is one Google Benchmark JSON output.
@@ -95,38 +90,43 @@ type gbenchPass struct {
 }
 
 // loadCBench reads a merged file (mergeCPasses) or one Google Benchmark
-// JSON output (every sample then counts as pass 0).
-func loadCBench(path string) (*cSet, error) {
+// JSON output (every sample then counts as pass 0): each benchmark as
+// c:name without "/real_time", its time of one operation in ns.
+//
+// An operation is one call of the benchmark's size on one thread; with
+// several threads its time is the wall time divided by the calls of all
+// threads (so perfect scaling halves it), from the aggregate rate.
+func loadCBench(path string) (store, cRun, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return store{}, cRun{}, err
 	}
 	var merged struct {
 		Passes []gbenchPass `json:"passes"`
 		gbenchRun
 	}
 	if err := json.Unmarshal(raw, &merged); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return store{}, cRun{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if merged.Passes == nil {
 		merged.Passes = []gbenchPass{{Run: merged.gbenchRun}}
 	}
-	s := &cSet{sampleSet: sampleSet{}, missing: map[string]string{}, dstOffset: map[int]int{}}
+	s, c := newStore(), cRun{missing: map[string]string{}, dstOffset: map[int]int{}}
 	for _, p := range merged.Passes {
 		doc := p.Run
-		add := func(name string, v float64) { s.add(name, p.Pass, v) }
-		if s.build == "" {
-			s.build, _ = doc.Context["library_build_type"].(string)
+		add := func(name string, v float64) { s.samples.add("c:"+name, p.Pass, v) }
+		if c.build == "" {
+			c.build, _ = doc.Context["library_build_type"].(string)
 		}
 		if v, ok := doc.Context["dst_offset"]; ok {
 			var off int
 			if _, err := fmt.Sscan(fmt.Sprint(v), &off); err == nil {
-				s.dstOffset[p.Pass] = off
+				c.dstOffset[p.Pass] = off
 			}
 		}
 		for k, v := range doc.Context {
 			if key, ok := strings.CutPrefix(k, "missing:"); ok {
-				s.missing[key] = fmt.Sprint(v)
+				c.missing[key] = fmt.Sprint(v)
 			}
 		}
 		for _, b := range doc.Benchmarks {
@@ -157,18 +157,10 @@ func loadCBench(path string) (*cSet, error) {
 			}
 		}
 	}
-	if len(s.sampleSet) == 0 {
-		return nil, fmt.Errorf("%s: no benchmark results", path)
+	if len(s.samples) == 0 {
+		return store{}, cRun{}, fmt.Errorf("%s: no benchmark results", path)
 	}
-	return s, nil
-}
-
-// buildType is what the Google Benchmark library says of its own build.
-func (s *cSet) buildType() string {
-	if s == nil {
-		return ""
-	}
-	return s.build
+	return s, c, nil
 }
 
 // turnsPrefix starts the tables in which randp and a rival fill in turns

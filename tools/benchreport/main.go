@@ -68,11 +68,11 @@ func main() {
 	case *mergeFrom != "":
 		check(os.WriteFile(at(*mergeTo), must(mergeCriterion(at(*mergeFrom))), 0o644))
 	case *sweep != "":
-		var crit critSet
+		var crit store
 		if *critPath != "" {
 			crit = must(loadCriterion(at(*critPath)))
 		} else {
-			crit = must(loadRuns(*root, *results, false))[0].res.crit
+			crit = must(loadRuns(*root, *results, false))[0].res.store
 		}
 		s := sweepTable(crit, *sweep)
 		check(s.Err)

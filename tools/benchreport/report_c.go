@@ -93,14 +93,15 @@ func (r *report) cThreads(name, label string) threadRow {
 // rustThreads is the row of the criterion group, per unit of work: a time
 // per byte (Size 1) or per element across all threads.
 func (r *report) rustThreads(group, label string) threadRow {
-	cr := r.res.crit
-	one, two := cr.get(group, "randp_1_thread"), cr.get(group, "randp_2_thread")
-	per := func(c critResult) stat { return c.Time.scaled(1 / (c.Bytes + c.Elements)) }
+	per := func(fn string) stat {
+		c := r.res.crit["rust:"+group+"/"+fn]
+		return r.stat("rust:" + group + "/" + fn).scaled(1 / (c.Bytes + c.Elements))
+	}
 	size := 0.0
-	if one.Bytes > 0 {
+	if r.res.crit["rust:"+group+"/randp_1_thread"].Bytes > 0 {
 		size = 1
 	}
-	return threadRow{label, per(one), per(two), size, ""}
+	return threadRow{label, per("randp_1_thread"), per("randp_2_thread"), size, ""}
 }
 
 // scaling is the throughput of two threads over one, when their intervals separate.
@@ -141,9 +142,6 @@ type offsetRow struct {
 // nothing when the passes used one offset.
 func (r *report) fillByOffset() (offsets []int, rows []offsetRow) {
 	c := r.res.c
-	if c == nil {
-		return nil, nil
-	}
 	if offsets = slices.Compact(slices.Sorted(maps.Values(c.dstOffset))); len(offsets) < 2 {
 		return nil, nil
 	}
@@ -152,8 +150,8 @@ func (r *report) fillByOffset() (offsets []int, rows []offsetRow) {
 			continue
 		}
 		tbl := r.fillTable(n)
-		a, _ := c.byPass(tbl + "randp")
-		b, _ := c.byPass(tbl + "planet36")
+		a, _ := r.res.samples.byPass("c:" + tbl + "randp")
+		b, _ := r.res.samples.byPass("c:" + tbl + "planet36")
 		row := offsetRow{Size: n}
 		for _, off := range offsets {
 			var pairs [][2]float64

@@ -6,21 +6,14 @@ import (
 	"strings"
 )
 
-func (s *goSet) procsOr() string {
-	if s == nil {
-		return ""
-	}
-	return s.procs
-}
-
-// goMem is "B/op, allocs/op" of the benchmark name of the Go test binary
-// of source src (results.go's sources), or "".
+// goMem is the median "B/op, allocs/op" of the benchmark name of the Go
+// test binary of source src (results.go's sources), or "".
 func (r *report) goMem(src, name string) string {
-	b, a, ok := r.goSet(src).mem(name)
-	if !ok {
+	b, a := src+":"+name+" B/op", src+":"+name+" allocs/op"
+	if len(r.res.samples[b]) == 0 || len(r.res.samples[a]) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.0f B, %.0f allocs", b, a)
+	return fmt.Sprintf("%.0f B, %.0f allocs", r.stat(b).Center, r.stat(a).Center)
 }
 
 // benchstatRows are the rows of dcrd's benchstat table as measured here

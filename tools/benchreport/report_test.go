@@ -34,14 +34,16 @@ func TestCeilingParse(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "ceiling.txt")
 	writeFile(t, path, out.String())
-	var c ceilings
-	if err := c.load(path); err != nil {
+	s, c, err := loadCeilings(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.openssl) != 2 || c.OpenSSLVersion != "OpenSSL 3.0.19" {
-		t.Fatalf("openssl = %v %q", c.openssl, c.OpenSSLVersion)
+	if n := len(s.samples["openssl:aes-256-ctr"]); n != 2 || c.OpenSSLVersion != "OpenSSL 3.0.19" {
+		t.Fatalf("openssl: %d samples, %q", n, c.OpenSSLVersion)
 	}
-	name, w := c.widest()
+	r := resultsOf(s)
+	r.ceil = c
+	name, w := r.widest()
 	if name != "14-round CTR zmm VAES512 x8" || w.N != 2 {
 		t.Fatalf("widest = %q %+v", name, w)
 	}
@@ -78,9 +80,18 @@ func gbenchDoc(ops map[string]float64, context map[string]any) string {
 	return string(out)
 }
 
+// resultsOf is the results of a run that holds the given benchmarks only.
+func resultsOf(stores ...store) *results {
+	r := &results{store: newStore(), peers: map[string]string{}}
+	for _, s := range stores {
+		r.merge(s)
+	}
+	return r
+}
+
 // loadMerged merges the pass-NN.json files of dir (mergeCPasses) and
 // loads the result.
-func loadMerged(t *testing.T, dir string) *cSet {
+func loadMerged(t *testing.T, dir string) (store, cRun) {
 	t.Helper()
 	b, err := mergeCPasses(dir)
 	if err != nil {
@@ -88,11 +99,11 @@ func loadMerged(t *testing.T, dir string) *cSet {
 	}
 	merged := filepath.Join(t.TempDir(), "c.json")
 	writeFile(t, merged, string(b))
-	c, err := loadCBench(merged)
+	s, c, err := loadCBench(merged)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return s, c
 }
 
 // TestMergeCPasses: per-pass files merge into one; samples keep their pass,
@@ -102,19 +113,19 @@ func TestMergeCPasses(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "pass-01.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 100, "fill_1KiB/planet36": 90}, map[string]any{"library_build_type": "debug"}))
 	writeFile(t, filepath.Join(dir, "pass-02.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 80, "fill_1KiB/planet36": 95}, nil))
 	writeFile(t, filepath.Join(dir, "pass-03.json"), gbenchDoc(map[string]float64{"fill_1KiB/randp": 70, "fill_1KiB/planet36": 96}, nil))
-	c := loadMerged(t, dir)
-	if got := c.values("fill_1KiB/randp"); len(got) != 3 {
+	s, c := loadMerged(t, dir)
+	if got := s.samples.values("c:fill_1KiB/randp"); len(got) != 3 {
 		t.Fatalf("samples = %v", got)
 	}
-	if bp, _ := c.byPass("fill_1KiB/randp"); bp[1] != 100 || bp[2] != 80 || bp[3] != 70 {
+	if bp, _ := s.samples.byPass("c:fill_1KiB/randp"); bp[1] != 100 || bp[2] != 80 || bp[3] != 70 {
 		t.Errorf("by pass = %v", bp)
 	}
-	r := &report{res: &results{c: c}}
+	r := &report{res: resultsOf(s)}
 	if p := r.processes("fill_1KiB/"); p != "2 of 3" {
 		t.Errorf("processes = %q, want 2 of 3", p)
 	}
-	if c.buildType() != "debug" {
-		t.Errorf("build type %q", c.buildType())
+	if c.build != "debug" {
+		t.Errorf("build type %q", c.build)
 	}
 }
 
@@ -123,15 +134,15 @@ func TestMergeCPasses(t *testing.T) {
 // taken the rows' medians (it sorted them in place, and randp's fastest
 // process was then set against planet36/randp's fastest).
 func TestPerProcessAfterSummaries(t *testing.T) {
-	c := &cSet{sampleSet: sampleSet{}}
+	c := newStore()
 	for pass, v := range []float64{100, 80, 70} {
-		c.add("fill_1KiB/randp", pass+1, v)
-		c.add("fill_1KiB/planet36", pass+1, []float64{110, 60, 75}[pass])
+		c.samples.add("c:fill_1KiB/randp", pass+1, v)
+		c.samples.add("c:fill_1KiB/planet36", pass+1, []float64{110, 60, 75}[pass])
 	}
-	if c.get("fill_1KiB/randp").Center != 80 || c.get("fill_1KiB/planet36").Center != 75 {
-		t.Fatalf("medians %v %v", c.get("fill_1KiB/randp"), c.get("fill_1KiB/planet36"))
+	if c.stat("c:fill_1KiB/randp").Center != 80 || c.stat("c:fill_1KiB/planet36").Center != 75 {
+		t.Fatalf("medians %v %v", c.stat("c:fill_1KiB/randp"), c.stat("c:fill_1KiB/planet36"))
 	}
-	r := &report{res: &results{c: c}}
+	r := &report{res: resultsOf(c)}
 	if p := r.processes("fill_1KiB/"); p != "2 of 3" {
 		t.Errorf("processes = %q, want 2 of 3 (passes 1 and 3)", p)
 	}
@@ -152,7 +163,7 @@ func TestWordRatioPaired(t *testing.T) {
 		}
 	}
 	set := loadMergedCriterion(t, home)
-	r := &report{res: &results{crit: set}}
+	r := &report{res: resultsOf(set)}
 	// Ratios 0.833, 0.909, 1.034, 0.889, 0.926: median 0.909, randp the
 	// faster in 4 of 5; the medians alone (3.5 against 2.9) say 1.21.
 	v, _, faster, of := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng")
@@ -163,11 +174,12 @@ func TestWordRatioPaired(t *testing.T) {
 	if want := "randp faster in 4 of 5 processes"; !strings.Contains(got.Measured, want) || got.Met != "**no**" {
 		t.Errorf("targetBar = %+v, want %q and not met (0.909 > 0.9)", got, want)
 	}
-	one := critSet{"u32": {
-		"randp_u32":      {Time: stat{Center: 1, Lo: 0.9, Hi: 1.1, N: 1}, ByPass: map[int]float64{1: 1}},
-		"rand_ThreadRng": {Time: stat{Center: 2, Lo: 1.9, Hi: 2.1, N: 1}, ByPass: map[int]float64{1: 2}},
-	}}
-	r = &report{res: &results{crit: one}}
+	one := newStore()
+	for ref, v := range map[string]float64{"rust:u32/randp_u32": 1, "rust:u32/rand_ThreadRng": 2} {
+		one.samples.add(ref, 0, v)
+		one.crit[ref] = critResult{Time: stat{Center: v, Lo: v - 0.1, Hi: v + 0.1}}
+	}
+	r = &report{res: resultsOf(one)}
 	if v, sep, _, of := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng"); v != 0.5 || !sep || of != 0 {
 		t.Errorf("one pass: ratio = %v, %v, of %d; want the medians' 0.5, significant, unpaired", v, sep, of)
 	}
@@ -192,15 +204,15 @@ func TestGoPairsByPass(t *testing.T) {
 		pass(row("RandpRead/4b", 2), row("AESCTRRead/4b", 2.2))+
 		pass(row("RandpRead/4b", 9))+
 		pass(row("RandpRead/4b", 3), row("AESCTRRead/4b", 2.9)))
-	g, err := loadGoBench(path)
+	s, g, err := loadGoBench(path, "go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.implementation() != "cgo" {
-		t.Errorf("implementation = %q, want the passes' cgo", g.implementation())
+	if g.config["randp-implementation"] != "cgo" || g.runs != 4 {
+		t.Errorf("implementation = %q, %d runs; want the passes' cgo, 4", g.config["randp-implementation"], g.runs)
 	}
 	want := [][2]float64{{1, 1.2}, {2, 2.2}, {3, 2.9}}
-	got := g.pairs("RandpRead/4b", "AESCTRRead/4b")
+	got := s.pairs("go:RandpRead/4b", "go:AESCTRRead/4b")
 	same := len(got) == len(want)
 	for i := 0; same && i < len(got); i++ {
 		same = math.Abs(got[i][0]-want[i][0]) < 1e-9 && math.Abs(got[i][1]-want[i][1]) < 1e-9
@@ -210,7 +222,7 @@ func TestGoPairsByPass(t *testing.T) {
 	}
 	// Ratios 0.833, 0.909, 1.034: median 0.909, randp the faster in 2 of
 	// 3; the medians alone (2.5 against 2.2) say 1.14.
-	r := &report{res: &results{goSets: map[string]*goSet{"go": g}}}
+	r := &report{res: resultsOf(s)}
 	b := r.targetBar(target{What: "Read 4 B", Measure: "ratio", A: "go:RandpRead/4b", B: "go:AESCTRRead/4b", Wins: true, Target: "≤ 1.0×"}, "")
 	if !strings.Contains(b.Measured, "randp faster in 2 of 3 processes") || b.Met != "yes" {
 		t.Errorf("targetBar = %+v, want the paired 0.909, 2 of 3, met", b)
@@ -218,10 +230,10 @@ func TestGoPairsByPass(t *testing.T) {
 	// Without PASS lines the samples cannot be placed in their passes.
 	writeFile(t, path, "goos: linux\n"+row("RandpRead/4b", 1)+"\n"+row("AESCTRRead/4b", 1.2)+"\n"+
 		row("RandpRead/4b", 2)+"\n"+row("AESCTRRead/4b", 2.2)+"\n")
-	if g, err = loadGoBench(path); err != nil {
+	if s, _, err = loadGoBench(path, "go"); err != nil {
 		t.Fatal(err)
 	}
-	if got := g.pairs("RandpRead/4b", "AESCTRRead/4b"); got != nil {
+	if got := s.pairs("go:RandpRead/4b", "go:AESCTRRead/4b"); got != nil {
 		t.Errorf("pairs without PASS lines = %v, want none", got)
 	}
 }
@@ -236,11 +248,12 @@ func TestFillByOffset(t *testing.T) {
 		ctx := map[string]any{"dst_offset": fmt.Sprint(i % 2 * 16)}
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), gbenchDoc(map[string]float64{"fill_512B/randp": tm.randp, "fill_512B/planet36": tm.p36}, ctx))
 	}
-	c := loadMerged(t, dir)
+	s, c := loadMerged(t, dir)
 	if c.dstOffset[1] != 0 || c.dstOffset[2] != 16 || c.dstOffset[4] != 16 {
 		t.Fatalf("offsets by pass = %v", c.dstOffset)
 	}
-	r := &report{res: &results{c: c}}
+	r := &report{res: resultsOf(s)}
+	r.res.c = c
 	out := r.exec("c_offsets", r.data())
 	for _, want := range []string{
 		"destination +0 B: randp / planet36/randp",
@@ -255,7 +268,6 @@ func TestFillByOffset(t *testing.T) {
 	for p := range c.dstOffset {
 		c.dstOffset[p] = 32
 	}
-	r = &report{res: &results{c: c}}
 	if offsets, rows := r.fillByOffset(); offsets != nil || rows != nil {
 		t.Errorf("one offset gave a table: %v %v", offsets, rows)
 	}
@@ -270,7 +282,7 @@ func critEntry(t *testing.T, home, group, fn string, median, lo, hi float64) {
 
 // loadMergedCriterion merges the criterion folders under home
 // (mergeCriterion) and loads the result.
-func loadMergedCriterion(t *testing.T, home string) critSet {
+func loadMergedCriterion(t *testing.T, home string) store {
 	t.Helper()
 	b, err := mergeCriterion(home)
 	if err != nil {
@@ -295,10 +307,10 @@ func TestCriterionPasses(t *testing.T) {
 	}
 	critEntry(t, filepath.Join(home, "sweeps"), "num_blocks_u64", "256", 1.5, 1.4, 1.6)
 	set := loadMergedCriterion(t, home)
-	if s := set.get("u64", "randp_u64").Time; s.N != 6 || s.Center != 3.5 || s.Lo != 1 || s.Hi != 6 {
+	if s := set.stat("rust:u64/randp_u64"); s.N != 6 || s.Center != 3.5 || s.Lo != 1 || s.Hi != 6 {
 		t.Errorf("per-pass summary = %+v, want median 3.5 [1, 6] of 6", s)
 	}
-	if s := set.get("num_blocks_u64", "256").Time; s.Center != 1.5 || s.Lo != 1.4 || s.Hi != 1.6 {
+	if s := set.stat("rust:num_blocks_u64/256"); s.Center != 1.5 || s.Lo != 1.4 || s.Hi != 1.6 {
 		t.Errorf("one-process benchmark = %+v, want criterion's 1.5 [1.4, 1.6]", s)
 	}
 }
@@ -324,17 +336,15 @@ func TestMicroarchitecture(t *testing.T) {
 // TestPuregoNeverShowsCgo: pure-Go numbers only from a binary that says it
 // ran the pure-Go path.
 func TestPuregoNeverShowsCgo(t *testing.T) {
-	r := &results{puregoStatus: "not measured: no tag"}
-	if set, why := r.purego(); set != nil || why != "no tag" {
-		t.Errorf("not built: %v %q", set, why)
+	res, err := loadResults(fullResults(t, 10, "not measured: no tag"), false)
+	if err != nil || res.puregoWhy != "no tag" {
+		t.Errorf("not built: %q, %v", res.puregoWhy, err)
 	}
-	r = &results{puregoStatus: "built", goSets: map[string]*goSet{"purego": {config: map[string]string{"randp-implementation": "cgo"}}}}
-	if set, why := r.purego(); set != nil || !strings.Contains(why, `"cgo"`) {
-		t.Errorf("cgo under the tag: %v %q", set, why)
+	if why := puregoWhy(goRun{config: map[string]string{"randp-implementation": "cgo"}}); !strings.Contains(why, `"cgo"`) {
+		t.Errorf("cgo under the tag: %q", why)
 	}
-	r.goSets["purego"].config["randp-implementation"] = "purego"
-	if set, why := r.purego(); set == nil || why != "" {
-		t.Errorf("purego: %v %q", set, why)
+	if why := puregoWhy(goRun{config: map[string]string{"randp-implementation": "purego"}}); why != "" {
+		t.Errorf("purego: %q", why)
 	}
 }
 
@@ -797,7 +807,14 @@ func TestReportPurego(t *testing.T) {
 		!strings.Contains(md, "| pure-Go `Read` 32 B / crypto/rand.Read, time | 0.10× | ≤ 0.5× | yes |") {
 		t.Error("pure-Go section or target missing")
 	}
-	res.goSets["purego"].config["randp-implementation"] = "cgo"
+	b, err := os.ReadFile(filepath.Join(dir, "go-randp-purego.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go-randp-purego.txt"), strings.ReplaceAll(string(b), "randp-implementation: purego", "randp-implementation: cgo"))
+	if res, err = loadResults(dir, false); err != nil {
+		t.Fatal(err)
+	}
 	md = (&report{res: res, chartDir: "charts", resultsDir: "results", charts: map[string]string{}}).markdown()
 	if strings.Contains(md, "| pure-Go `Read` 32 B / crypto/rand.Read, time | 0.10×") || !strings.Contains(md, `ran randp.Implementation() = "cgo"`) {
 		t.Error("cgo numbers shown as pure-Go")
@@ -935,11 +952,11 @@ func TestFillTurns(t *testing.T) {
 		turns := map[string][2]float64{"fill_turns_2KiB": {tm.randp, tm.p36}, "fill_turns_128B": {10 * k, 11 * k}}
 		writeFile(t, filepath.Join(dir, fmt.Sprintf("pass-%02d.json", i+1)), turnsDoc(ops, turns))
 	}
-	c := loadMerged(t, dir)
-	if bp, _ := c.byPass("fill_turns_2KiB/planet36"); len(bp) != len(times) || bp[1] != 120 || bp[3] != 145 {
+	c, _ := loadMerged(t, dir)
+	if bp, _ := c.samples.byPass("c:fill_turns_2KiB/planet36"); len(bp) != len(times) || bp[1] != 120 || bp[3] != 145 {
 		t.Fatalf("planet36/randp's turns by pass = %v", bp)
 	}
-	r := &report{res: &results{c: c}}
+	r := &report{res: resultsOf(c)}
 	if got := r.fillTable(2048); got != "fill_turns_2KiB/" {
 		t.Errorf("fillTable(2 KiB) = %q", got)
 	}
@@ -953,7 +970,7 @@ func TestFillTurns(t *testing.T) {
 	if f := r.fill(128); !f.Turns || !f.Sep || math.Abs(f.Ratio-1.1) > 1e-9 {
 		t.Errorf("fill(128 B) = %+v; want the paired 1.1, significant", f)
 	}
-	if _, sep := ratioOf(c.get("fill_turns_128B/planet36"), c.get("fill_turns_128B/randp")); sep {
+	if _, sep := ratioOf(c.stat("c:fill_turns_128B/planet36"), c.stat("c:fill_turns_128B/randp")); sep {
 		t.Errorf("the 128 B medians' intervals do not overlap: the case no longer shows what pairing adds")
 	}
 	for _, want := range []string{"- **slower**: 1 KiB (0 of 10), 2 KiB (1 of 10)", "- faster: 128 B (10 of 10)", "the two taking turns in one benchmark"} {
@@ -987,11 +1004,16 @@ func TestHotPathBarsPaired(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "go.txt")
 	writeFile(t, path, out)
-	g, err := loadGoBench(path)
+	g, _, err := loadGoBench(path, "go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &report{res: &results{goSets: map[string]*goSet{"purego": g, "go": g}, run: runInfo{"cpu_flags": "aes vaes"}}}
+	p, _, err := loadGoBench(path, "purego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &report{res: resultsOf(g, p)}
+	r.res.run = runInfo{"cpu_flags": "aes vaes"}
 	var source bar
 	for _, b := range r.targetTables()[2].Bars {
 		if strings.Contains(b.What, "NewChaCha8") {

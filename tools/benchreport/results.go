@@ -10,19 +10,22 @@ import (
 )
 
 // results is one run's raw outputs, as a folder holds them (build/bench,
-// or benches/results where they are committed beside the report).
+// or benches/results where they are committed beside the report): every
+// benchmark in one store, and what each program said beside its numbers.
 type results struct {
+	store
 	run  runInfo
 	load loadSamples
-	crit critSet
-	c    *cSet
-	// The Go test binaries' results by source (sources): go (go/, randp
-	// beside the standard library, as the module builds by default: cgo),
-	// purego (the same built with -tags randp_purego, when it was, whatever
-	// it ran), go_peers (benches/go: getrandom per Read, unpredictable) and
-	// dcrd (decred dcrd's own benchmarks).
-	goSets       map[string]*goSet
+	c    cRun
+	// The Go test binaries by source (sources): go (go/, randp beside the
+	// standard library, as the module builds by default: cgo), purego (the
+	// same built with -tags randp_purego, when it was, whatever it ran),
+	// go_peers (benches/go: getrandom per Read, unpredictable) and dcrd
+	// (decred dcrd's own benchmarks). The store holds purego's results
+	// only when puregoWhy is "".
+	goRuns       map[string]goRun
 	puregoStatus string // how the pure-Go binary was built, or why it was not
+	puregoWhy    string // why the report shows no pure-Go numbers, or ""
 	ceil         ceilings
 	peers        map[string]string // peer -> "" when available, else why not
 	peerFrom     map[string]string // peer -> where its source came from
@@ -34,7 +37,7 @@ type results struct {
 // there (a peer's may be missing, with its reason in peers.txt; the pure-Go
 // binary's, with its reason in go-purego-status.txt).
 func loadResults(dir string, smoke bool) (*results, error) {
-	r := &results{peers: map[string]string{}, peerFrom: map[string]string{}, crit: critSet{}, goSets: map[string]*goSet{}}
+	r := &results{store: newStore(), peers: map[string]string{}, peerFrom: map[string]string{}, goRuns: map[string]goRun{}}
 	var errs []string
 	need := func(err error) {
 		if err != nil {
@@ -47,33 +50,45 @@ func loadResults(dir string, smoke bool) (*results, error) {
 		need(err)
 		return string(b)
 	}
-	goBench := func(src, name string) {
-		set, err := loadGoBench(at(name))
-		r.goSets[src] = set
-		need(err)
+	add := func(s store, err error) {
+		if need(err); err == nil {
+			r.merge(s)
+		}
+	}
+	goBench := func(src, name string) store {
+		s, g, err := loadGoBench(at(name), src)
+		if need(err); err == nil {
+			r.goRuns[src] = g
+		}
+		return s
 	}
 	var err error
 	r.run, err = loadRunInfo(at("run.txt"))
 	need(err)
 	r.load, _ = loadLoadavg(at("loadavg.txt"))
-	if c, err := loadCriterion(at("criterion.json")); err == nil {
-		r.crit = c
-	} else {
-		need(err)
-	}
-	r.c, err = loadCBench(at("c.json"))
-	need(err)
-	goBench("go", "go-randp.txt")
-	goBench("go_peers", "go-peers.txt")
+	add(loadCriterion(at("criterion.json")))
+	var c store
+	c, r.c, err = loadCBench(at("c.json"))
+	add(c, err)
+	r.merge(goBench("go", "go-randp.txt"))
+	r.merge(goBench("go_peers", "go-peers.txt"))
 	need(r.loadPeers(at("peers.txt")))
 	if r.peers["dcrd-crypto-rand"] == "" {
-		goBench("dcrd", "go-dcrd.txt")
+		r.merge(goBench("dcrd", "go-dcrd.txt"))
 	}
+	var purego store
 	if r.puregoStatus = strings.TrimSpace(text("go-purego-status.txt")); strings.HasPrefix(r.puregoStatus, "built") {
-		goBench("purego", "go-randp-purego.txt")
+		purego = goBench("purego", "go-randp-purego.txt")
+	}
+	if g, ran := r.goRuns["purego"]; !ran {
+		r.puregoWhy = cmp.Or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
+	} else if r.puregoWhy = puregoWhy(g); r.puregoWhy == "" {
+		r.merge(purego)
 	}
 	r.syscallCheck = text("syscall-check.txt")
-	need(r.ceil.load(at("ceiling.txt")))
+	var ceil store
+	ceil, r.ceil, err = loadCeilings(at("ceiling.txt"))
+	add(ceil, err)
 	r.opcount, err = loadOpcounts(at("go-opcount.txt"))
 	need(err)
 	if len(errs) > 0 && !smoke {
@@ -112,27 +127,24 @@ func (r *results) loadPeers(path string) error {
 	return nil
 }
 
-// purego is the pure-Go binary's results when they are pure-Go numbers:
-// the binary was built and says that it ran the pure-Go implementation.
-// Otherwise nil, and why: never present cgo numbers as pure-Go.
-func (r *results) purego() (*goSet, string) {
-	switch {
-	case r.goSets["purego"] == nil:
-		return nil, cmp.Or(strings.TrimPrefix(r.puregoStatus, "not measured: "), "the pure-Go benchmarks did not run")
-	case r.goSets["purego"].implementation() != "purego":
-		return nil, fmt.Sprintf("the binary built with -tags randp_purego ran randp.Implementation() = %q, not the pure-Go path",
-			r.goSets["purego"].implementation())
+// puregoWhy says why the results of the binary built with -tags
+// randp_purego are not pure-Go numbers, or "" when the binary says that it
+// ran the pure-Go implementation: never present cgo numbers as pure-Go.
+func puregoWhy(g goRun) string {
+	if impl := g.config["randp-implementation"]; impl != "purego" {
+		return fmt.Sprintf("the binary built with -tags randp_purego ran randp.Implementation() = %q, not the pure-Go path", impl)
 	}
-	return r.goSets["purego"], ""
+	return ""
 }
 
 // sources are the sources a benchmark reference ("source:name") may name:
 // a Go test binary's output (go: randp's, cgo; purego: the same built with
 // -tags randp_purego, when it ran the pure-Go path; go_peers: benches/go;
 // dcrd: dcrd's own benchmarks), c (the C program), rust (a criterion
-// group/function, per iteration), rust_element (the same per element) and
-// openssl (openssl speed's AES-256-CTR, per MiB).
-var sources = []string{"go", "purego", "go_peers", "dcrd", "c", "rust", "rust_element", "openssl"}
+// group/function, per iteration), rust_element (the same per element),
+// openssl (openssl speed's aes-256-ctr, per MiB) and ceiling (an
+// aes-ceiling kernel, per MiB).
+var sources = []string{"go", "purego", "go_peers", "dcrd", "c", "rust", "rust_element", "openssl", "ceiling"}
 
 // checkRef refuses a benchmark reference that is not source:name with a
 // known source.
@@ -143,62 +155,9 @@ func checkRef(ref string) error {
 	return nil
 }
 
-// goSet is the Go test binary's results that a source names, or nil; a
-// pure-Go binary's only when it ran the pure-Go path (results.purego).
-func (r *report) goSet(src string) *goSet {
-	if src == "purego" {
-		set, _ := r.res.purego()
-		return set
-	}
-	return r.res.goSets[src]
-}
+func (r *report) stat(ref string) stat { return r.res.stat(ref) }
 
-// samples is the sample store of a source: the C program's or a Go test
-// binary's (goSet), or nil.
-func (r *report) samples(src string) sampleSet {
-	if set := r.goSet(src); set != nil {
-		return set.sampleSet
-	}
-	if src == "c" && r.res.c != nil {
-		return r.res.c.sampleSet
-	}
-	return nil
-}
-
-// stat is the benchmark a reference names (source:name).
-func (r *report) stat(ref string) stat {
-	src, name, _ := strings.Cut(ref, ":")
-	group, fn, _ := strings.Cut(name, "/")
-	switch src {
-	case "rust":
-		return r.res.crit.get(group, fn).Time
-	case "rust_element":
-		return r.res.crit.get(group, fn).PerElement()
-	case "openssl":
-		return r.res.ceil.OpenSSL()
-	}
-	return r.samples(src).get(name)
-}
-
-// pairs is the samples of benchmarks a and b, a's first, from each process
-// that ran both: benchmarks of one Go test binary, of the C program or of
-// one criterion group; none for others.
-func (r *report) pairs(a, b string) [][2]float64 {
-	sa, na, _ := strings.Cut(a, ":")
-	sb, nb, _ := strings.Cut(b, ":")
-	ga, fa, _ := strings.Cut(na, "/")
-	gb, fb, _ := strings.Cut(nb, "/")
-	switch {
-	case sa != sb:
-		return nil
-	case sa == "rust" || sa == "rust_element":
-		if ga == gb {
-			return r.res.crit.pairs(ga, fa, fb)
-		}
-		return nil
-	}
-	return r.samples(sa).pairs(na, nb)
-}
+func (r *report) pairs(a, b string) [][2]float64 { return r.res.pairs(a, b) }
 
 // why says why the benchmark a reference names was not measured, where
 // its source says: the pure-Go build's reason, a C contestant's, dcrd's
@@ -207,8 +166,7 @@ func (r *report) why(ref string) string {
 	src, name, _ := strings.Cut(ref, ":")
 	switch src {
 	case "purego":
-		_, why := r.res.purego()
-		return why
+		return r.res.puregoWhy
 	case "c":
 		return r.res.c.why(keyOf(name))
 	case "dcrd":

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -107,7 +105,7 @@ func pct(a, b stat) string {
 	return fmt.Sprintf("%.0f%%", 100*a.Center/b.Center)
 }
 
-// sampleSet is one program's samples by benchmark name: a value from each
+// sampleSet is samples by benchmark reference (store): a value from each
 // pass (process) that ran the benchmark, with that pass, in the order read.
 type sampleSet map[string][]sample
 
@@ -141,28 +139,4 @@ func (s sampleSet) byPass(name string) (map[int]float64, bool) {
 		m[x.pass] = x.v
 	}
 	return m, true
-}
-
-// pairs is the values of benchmarks a and b from each pass that ran both,
-// in pass order, a's first: one pair per process; none when the passes of
-// either cannot be told apart.
-func (s sampleSet) pairs(a, b string) [][2]float64 {
-	ma, okA := s.byPass(a)
-	mb, okB := s.byPass(b)
-	if !okA || !okB {
-		return nil
-	}
-	return pairByPass(ma, mb)
-}
-
-// pairByPass pairs two benchmarks' samples, each by pass, from the passes
-// that measured both, in pass order, a's first: one pair per process.
-func pairByPass(a, b map[int]float64) [][2]float64 {
-	var out [][2]float64
-	for _, pass := range slices.Sorted(maps.Keys(a)) {
-		if w, ok := b[pass]; ok {
-			out = append(out, [2]float64{a[pass], w})
-		}
-	}
-	return out
 }

@@ -27,7 +27,7 @@ func TestSummarySchema(t *testing.T) {
 		}
 	}
 	count := func(glibc string) int {
-		r := &report{res: &results{run: runInfo{"glibc": glibc}, c: &cSet{}, peers: map[string]string{}}}
+		r := &report{res: &results{store: newStore(), run: runInfo{"glibc": glibc}, peers: map[string]string{}}}
 		n := 0
 		for _, row := range r.summaryGroups()[1].Rows {
 			if strings.HasPrefix(row.You, "glibc ≥ 2.41") {

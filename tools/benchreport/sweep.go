@@ -19,19 +19,15 @@ type sweep struct {
 // sweepTable reads one parameter sweep of benches/sweep.rs
 // (contestants.toml's [[sweep]]) from groups <sweep>_fill_1MiB,
 // <sweep>_fill_256B and <sweep>_u64, one benchmark per parameter value.
-func sweepTable(crit critSet, name string) sweep {
+func sweepTable(crit store, name string) sweep {
 	i := slices.IndexFunc(contestants.Sweeps, func(s sweepSpec) bool { return s.Name == name })
 	if i < 0 {
 		return sweep{Err: fmt.Errorf("unknown sweep %q (num_blocks or reseed_countdown)", name)}
 	}
 	s := sweep{sweepSpec: contestants.Sweeps[i]}
-	fill, small, words := crit[name+"_fill_1MiB"], crit[name+"_fill_256B"], crit[name+"_u64"]
-	if len(fill) == 0 {
-		s.Err = fmt.Errorf("no results for sweep %s (run: cargo bench --features internals --bench sweep -- %s)", name, name)
-		return s
-	}
+	fill := "rust:" + name + "_fill_1MiB/"
 	var values []int
-	for k := range fill {
+	for _, k := range crit.under(fill) {
 		v, err := strconv.Atoi(k)
 		if err != nil {
 			s.Err = fmt.Errorf("sweep %s: parameter %q: %w", name, k, err)
@@ -39,18 +35,22 @@ func sweepTable(crit critSet, name string) sweep {
 		}
 		values = append(values, v)
 	}
+	if len(values) == 0 {
+		s.Err = fmt.Errorf("no results for sweep %s (run: cargo bench --features internals --bench sweep -- %s)", name, name)
+		return s
+	}
 	slices.Sort(values)
 	for _, v := range values {
 		k := strconv.Itoa(v)
 		cells := []string{k, kib(v * s.Bytes), "—", "—", "—"}
-		if r, ok := fill[k]; ok {
-			cells[2] = fmt.Sprintf("%.2f", r.GBps())
+		if ref := fill + k; len(crit.samples[ref]) > 0 {
+			cells[2] = fmt.Sprintf("%.2f", crit.crit[ref].Bytes/crit.stat(ref).Center)
 		}
-		if r, ok := small[k]; ok {
-			cells[3] = fmt.Sprintf("%.1f", r.Time.Center)
+		if ref := "rust:" + name + "_fill_256B/" + k; len(crit.samples[ref]) > 0 {
+			cells[3] = fmt.Sprintf("%.1f", crit.stat(ref).Center)
 		}
-		if r, ok := words[k]; ok {
-			cells[4] = fmt.Sprintf("%.2f", r.PerElement().Center)
+		if ref := name + "_u64/" + k; len(crit.samples["rust:"+ref]) > 0 {
+			cells[4] = fmt.Sprintf("%.2f", crit.stat("rust_element:"+ref).Center)
 		}
 		s.Rows = append(s.Rows, cells)
 	}

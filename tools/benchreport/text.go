@@ -72,15 +72,14 @@ func reportFuncs(r *report) template.FuncMap {
 	return template.FuncMap{"stat": r.stat, "cwhy": r.cWhy, "vs": r.vs, "hasFlags": r.hasFlags,
 		"cThreads": r.cThreads, "rustThreads": r.rustThreads, "goMem": r.goMem,
 		"cHead": r.cHead, "cLabel": r.cLabel, "processes": r.processes, "chart": r.chart,
-		"sweep": func(name string) sweep { return sweepTable(r.res.crit, name) }, "why": r.why, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
+		"sweep": func(name string) sweep { return sweepTable(r.res.store, name) }, "why": r.why, "peerWhy": func(peer string) string { return r.res.peers[peer] }}
 }
 
 // data is what the templates read: the run's record and results, the
 // data files and what the code finds in them.
 func (r *report) data() map[string]any {
 	res := r.res
-	set, why := res.purego()
-	widest, w := res.ceil.widest()
+	widest, w := res.widest()
 	offsets, offsetRows := r.fillByOffset()
 	benchstat, geomean := r.benchstatRows()
 	return map[string]any{
@@ -90,12 +89,13 @@ func (r *report) data() map[string]any {
 		"Targets": r.targetTables(), "VAES": r.cpuFlag("vaes"),
 		"FillVerdicts": r.fillVerdicts(), "Turns": r.inTurns(), "Offsets": offsets, "OffsetRows": offsetRows,
 		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
-		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": &res.ceil, "Widest": widest, "W": w,
-		"BackendsMeasured": len(res.crit["backend_u64"]) > 0, "GoRuns": res.goSets["go"].runs(),
-		"Procs": strings.TrimPrefix(res.goSets["go"].procsOr(), "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
-		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Benchstat": benchstat, "BenchstatGeomean": geomean, "Purego": set, "PuregoWhy": why,
-		"PuregoImpl": res.goSets["purego"].implementation(), "PuregoStatus": res.puregoStatus, "Impl": res.goSets["go"].implementation(),
-		"Peers": res.peers, "PeerFrom": res.peerFrom, "BuildType": res.c.buildType(), "OpenSSL": res.ceil.OpenSSLVersion,
+		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": res.ceil, "Widest": widest, "W": w,
+		"BackendsMeasured": len(res.under("rust:backend_u64/")) > 0, "GoRuns": res.goRuns["go"].runs,
+		"Procs": strings.TrimPrefix(res.goRuns["go"].procs, "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
+		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Benchstat": benchstat, "BenchstatGeomean": geomean, "Purego": res.puregoWhy == "", "PuregoWhy": res.puregoWhy,
+		"PuregoImpl": res.goRuns["purego"].config["randp-implementation"], "PuregoStatus": res.puregoStatus,
+		"Impl":  res.goRuns["go"].config["randp-implementation"],
+		"Peers": res.peers, "PeerFrom": res.peerFrom, "BuildType": res.c.build, "OpenSSL": res.ceil.OpenSSLVersion,
 		"Hypervisor": r.cpuFlag("hypervisor"), "Syscall": syscallSummary(res.syscallCheck),
 		"Root": r.resultsRoot, "CPURuns": r.cpuRuns(), "Every": r.everyCPU(),
 	}

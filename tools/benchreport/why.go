@@ -88,9 +88,9 @@ func (r *report) misses() *misses {
 	}
 	res, m := r.res, &misses{}
 	r.miss = m
-	m.Kernel, _ = res.ceil.widest()
-	m.PerByte, m.Ceil = res.ceil.perByte()
-	u64, cz := r.stat("c:u64/randp"), res.crit.get("copy_zero", "16").Time
+	m.Kernel, _ = res.widest()
+	m.PerByte, m.Ceil = res.perByte()
+	u64, cz := r.stat("c:u64/randp"), r.stat("rust:copy_zero/16")
 	call, callKnown := 0.0, u64.ok() && cz.ok()
 	if callKnown {
 		call = math.Max(0, u64.Lo-8*m.PerByte-cz.Lo)
@@ -101,7 +101,7 @@ func (r *report) misses() *misses {
 		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * m.PerByte,
 			Direct: n >= directFrom, Call: call, CallKnown: callKnown}
 		if !f.Direct {
-			f.CopyZero = res.crit.get("copy_zero", fmt.Sprint(int(n))).Time
+			f.CopyZero = r.stat(fmt.Sprint("rust:copy_zero/", int(n)))
 		}
 		if res.peers["planet36-randp"] == "" && m.Ceil && v != 0 && v < 1 && (f.Direct || f.CopyZero.ok()) {
 			m.Fill = append(m.Fill, f)
