@@ -17,9 +17,9 @@ type report struct {
 	others      []cpuRun          // the runs of the other CPUs, newest first
 	charts      map[string]string // file name -> SVG
 	chartErrs   []string
-	losses      []loss             // every comparison in which randp is significantly slower, the first of each What
-	miss        *misses            // the misses "Misses explained" profiles, once found
-	tmpl        *template.Template // templates, with reportFuncs bound to this report
+	losses      []loss              // every comparison in which randp is significantly slower, the first of each What
+	profiled    map[string][]string // the misses of targets with profiles that "Misses explained" profiles, by profile (targetTables)
+	tmpl        *template.Template  // templates, with reportFuncs bound to this report
 }
 
 // loss is one comparison of the report in which randp is slower.

@@ -48,29 +48,19 @@ var profiles = map[string]string{"fill": h("WhyFill"), "rust": h("WhyRust"), "re
 
 var targetGroups = mustParse("targets.toml", targetsTOML, parseTargets)
 
-// The bounds other sections explain misses against, from the targets
-// with those ids (parseTargets checks that they are there).
-var (
-	rustU32Target = targetBound("rust_u32")
-	rustLtTarget  = targetBound("rust_lt_u32")
-	wordTarget    = targetBound("dlopen_u64")
-	goReadTargets = targetByID("go_read").Sizes
-)
-
-// targetByID is the target with that id.
-func targetByID(id string) target {
-	for _, g := range targetGroups {
-		if i := slices.IndexFunc(g.Targets, func(t target) bool { return t.ID == id }); i >= 0 {
-			return g.Targets[i]
-		}
-	}
-	return target{}
-}
+// targetIDs are the ids of the targets whose bounds "Misses explained"
+// quotes (targetBound; parseTargets checks that they are there).
+var targetIDs = []string{"rust_u32", "dlopen_u64"}
 
 // targetBound is the number of the bound of the target with that id.
 func targetBound(id string) float64 {
-	v, _, _ := bound(targetByID(id).Target)
-	return v
+	for _, g := range targetGroups {
+		if i := slices.IndexFunc(g.Targets, func(t target) bool { return t.ID == id }); i >= 0 {
+			v, _, _ := bound(g.Targets[i].Target)
+			return v
+		}
+	}
+	return 0
 }
 
 // parseTargets decodes the targets and checks them against the schema.
@@ -92,7 +82,7 @@ func parseTargets(text string) ([]targetGroup, error) {
 			ids[t.ID] = true
 		}
 	}
-	for _, id := range []string{"rust_u32", "rust_lt_u32", "dlopen_u64", "go_read"} {
+	for _, id := range targetIDs {
 		if !ids[id] {
 			return nil, fmt.Errorf("no target with id %q", id)
 		}
@@ -134,8 +124,10 @@ type barGroup struct {
 
 // targetTables is every group's rows in this run: a row per target, or
 // per size of a target with sizes, with the bounds of a CPU with VAES
-// where it has them.
+// where it has them. It records each miss "Misses explained" profiles
+// (report.profiled), which a report's misses lists.
 func (r *report) targetTables() []barGroup {
+	r.profiled = map[string][]string{}
 	vaes := r.cpuFlag("vaes")
 	var groups []barGroup
 	for _, g := range targetGroups {
@@ -192,8 +184,9 @@ func (r *report) targetBar(t target, size string) bar {
 	if why := cmp.Or(r.res.peers[t.Peer], r.why(a)); why != "" && (r.res.peers[t.Peer] != "" || row.Met == "—") {
 		row.Measured = notMeasured(why)
 	}
-	if row.Met == "**no**" && r.missExplained(t, size) {
+	if row.Met == "**no**" && t.Profile != "" && r.canProfile(t.Profile) {
 		row.linkProfile(profiles[t.Profile])
+		r.profiled[t.Profile] = append(r.profiled[t.Profile], size)
 	}
 	return row
 }
@@ -252,19 +245,6 @@ func yesNo(b bool) string {
 	return "**no**"
 }
 
-// missExplained reports whether "Misses explained" profiles the target's
-// miss in this run (at size, for a target with sizes).
-func (r *report) missExplained(t target, size string) bool {
-	m := r.misses()
-	switch t.Profile {
-	case "rust":
-		return map[string]bool{"rust_u32": m.U32, "rust_lt_u32": m.Lt}[t.ID]
-	case "read":
-		return slices.Contains(m.Read, size)
-	}
-	return map[string]bool{"v2": m.V2, "word": m.Word}[t.Profile]
-}
-
 // pairedRatio is the median over the processes of each one's ratio
 // p[0]/p[1], significant when that median's interval excludes 1.
 func pairedRatio(pairs [][2]float64) (float64, bool) {
@@ -280,7 +260,7 @@ func pairedRatio(pairs [][2]float64) (float64, bool) {
 
 // fillBars is the C fill target at every size from 16 B to 1 MiB.
 func (r *report) fillBars(t target) []bar {
-	p36 := r.res.peers[t.Peer]
+	p36, floors := r.res.peers[t.Peer], r.fillFloors()
 	var bars []bar
 	for _, n := range sweepSizes() {
 		f, calls := r.fill(n), " calls"
@@ -293,7 +273,7 @@ func (r *report) fillBars(t target) []bar {
 		}
 		if p36 != "" {
 			b.Measured = notMeasured(p36)
-		} else if slices.ContainsFunc(r.misses().Fill, func(f fillFloor) bool { return f.Size == n }) {
+		} else if slices.ContainsFunc(floors, func(f fillFloor) bool { return f.Size == n }) {
 			b.linkProfile(h("WhyFill"))
 		}
 		bars = append(bars, b)

@@ -13,8 +13,8 @@ func TestTargetsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(groups) != 3 || rustU32Target != 0.9 || rustLtTarget != 1.0 || wordTarget != 3 || strings.Join(goReadTargets, " ") != "4b 8b 32b" {
-		t.Errorf("%d groups, bounds %v %v %v %v", len(groups), rustU32Target, rustLtTarget, wordTarget, goReadTargets)
+	if len(groups) != 3 || targetBound("rust_u32") != 0.9 || targetBound("dlopen_u64") != 3 {
+		t.Errorf("%d groups, bounds %v %v", len(groups), targetBound("rust_u32"), targetBound("dlopen_u64"))
 	}
 	for name, bad := range map[string]string{
 		"unknown key":     strings.Replace(targetsTOML, `measure = "minus"`, "measure = \"minus\"\n  color = 1", 1),

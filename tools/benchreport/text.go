@@ -82,14 +82,15 @@ func (r *report) data() map[string]any {
 	widest, w := res.widest()
 	offsets, offsetRows := r.fillByOffset()
 	benchstat, geomean := r.benchstatRows()
+	targets := r.targetTables()
 	return map[string]any{
 		"Run": res.run, "Results": r.resultsDir, "NoDifference": noDifference, "H": headings, "CPU": r.exec("cpu", res.run),
 		"Load": res.load.describe(), "C": contestants, "Go": contestants.Go, "Rust": contestants.Rust,
 		"Backends": contestants.Backends, "Refs": refs, "Unp": refs.Unpredictable, "Summary": r.summaryGroups(),
-		"Targets": r.targetTables(), "VAES": r.cpuFlag("vaes"),
+		"Targets": targets, "VAES": r.cpuFlag("vaes"),
 		"FillVerdicts": r.fillVerdicts(), "Turns": r.inTurns(), "Offsets": offsets, "OffsetRows": offsetRows,
 		"M": r.misses(), "O": res.opcount, "Buffered": r.bufferedUint64(), "Direct": directFromText,
-		"WordTarget": wordTarget, "U32Target": rustU32Target, "Ceil": res.ceil, "Widest": widest, "W": w,
+		"WordTarget": targetBound("dlopen_u64"), "U32Target": targetBound("rust_u32"), "Ceil": res.ceil, "Widest": widest, "W": w,
 		"BackendsMeasured": len(res.under("rust:backend_u64/")) > 0, "GoRuns": res.goRuns["go"].runs,
 		"Procs": strings.TrimPrefix(res.goRuns["go"].procs, "-"), "GoVer": strings.TrimPrefix(res.run["go"], "go"),
 		"DcrdWhy": res.peers["dcrd-crypto-rand"], "Benchstat": benchstat, "BenchstatGeomean": geomean, "Purego": res.puregoWhy == "", "PuregoWhy": res.puregoWhy,

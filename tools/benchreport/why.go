@@ -20,20 +20,18 @@ import (
 // misses is what "Misses explained" profiles in this run: each missed
 // target whose profile the run has the rows for.
 type misses struct {
-	Fill    []fillFloor // the C fill sizes missed against planet36/randp
-	V2      bool        // the rand/v2 Source against PCG, with go-opcount.txt's counts and frames
-	Read    []string    // the Go Read sizes missed against the AES-CTR reader, with the ReadGuard rows
-	Word    bool        // randp_u64 through dlopen, with copyzero_u64 and the ceiling
-	U32, Lt bool        // Rust u32 and lt_u32 against ThreadRng, with copyzero_u32
-	Ceil    bool        // whether the run measured the widest 14-round aes-ceiling kernel: Kernel
-	Kernel  string      // (the ceiling), whose best time per byte in ns is PerByte:
-	PerByte float64     // the least a byte of AES-256 keystream takes on this CPU
+	Fill []fillFloor // the C fill sizes missed against planet36/randp
+	// The other profiles of data/targets.toml (v2, read, word, rust), each
+	// with the sizes of its targets' missed rows ("" for a target without
+	// sizes), as targetBar found them.
+	Profiled map[string][]string
+	Ceil     bool    // whether the run measured the widest 14-round aes-ceiling kernel: Kernel
+	Kernel   string  // (the ceiling), whose best time per byte in ns is PerByte:
+	PerByte  float64 // the least a byte of AES-256 keystream takes on this CPU
 }
 
 // Any reports whether the run profiles any miss.
-func (m *misses) Any() bool {
-	return len(m.Fill) > 0 || m.V2 || len(m.Read) > 0 || m.Word || m.U32 || m.Lt
-}
+func (m *misses) Any() bool { return len(m.Fill) > 0 || len(m.Profiled) > 0 }
 
 // directFrom is the C call size from which randp writes whole blocks
 // straight into the caller's memory instead of handing them out of its
@@ -73,61 +71,64 @@ func (r *report) bufferedUint64() string {
 	return r.res.opcount.Order[i]
 }
 
-// misses finds the run's profiled misses (once). A fill size is missed
-// where planet36/randp is significantly faster, and profiled when the run
-// has the ceiling and, below directFrom, the copy_zero row. The call's
-// cost is `randp_u64` (the same library, the same function pointer, its
-// thread-local state, the marks that keep signal handlers and forks out)
-// at the low end of its interval, less the keystream of its 8 bytes and
-// the copy-and-zero of 16 (copy_zero's smallest size, itself with a call):
-// an underestimate, as a floor needs. Every other miss is judged as its
-// target's row judges it.
+// misses is the run's profiled misses, once targetTables has judged the
+// targets.
 func (r *report) misses() *misses {
-	if r.miss != nil {
-		return r.miss
+	m := &misses{Fill: r.fillFloors(), Profiled: r.profiled}
+	m.Kernel, _ = r.res.widest()
+	m.PerByte, m.Ceil = r.res.perByte()
+	return m
+}
+
+// fillFloors is the C fill sizes at which randp is slower than
+// planet36/randp (whatever the target's bound), each with its floor, when
+// the run has the ceiling and, below directFrom, the copy_zero row. The
+// call's cost is `randp_u64` (the same library, the same function pointer,
+// its thread-local state, the marks that keep signal handlers and forks
+// out) at the low end of its interval, less the keystream of its 8 bytes
+// and the copy-and-zero of 16 (copy_zero's smallest size, itself with a
+// call): an underestimate, as a floor needs.
+func (r *report) fillFloors() []fillFloor {
+	perByte, ceil := r.res.perByte()
+	if r.res.peers["planet36-randp"] != "" || !ceil {
+		return nil
 	}
-	res, m := r.res, &misses{}
-	r.miss = m
-	m.Kernel, _ = res.widest()
-	m.PerByte, m.Ceil = res.perByte()
 	u64, cz := r.stat("c:u64/randp"), r.stat("rust:copy_zero/16")
 	call, callKnown := 0.0, u64.ok() && cz.ok()
 	if callKnown {
-		call = math.Max(0, u64.Lo-8*m.PerByte-cz.Lo)
+		call = math.Max(0, u64.Lo-8*perByte-cz.Lo)
 	}
+	var fill []fillFloor
 	for _, n := range sweepSizes() {
 		v := r.fill(n).Ratio
 		name := "c:" + r.fillTable(n)
-		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * m.PerByte,
+		f := fillFloor{Size: n, P36: r.stat(name + "planet36"), Randp: r.stat(name + "randp"), Keystream: n * perByte,
 			Direct: n >= directFrom, Call: call, CallKnown: callKnown}
 		if !f.Direct {
 			f.CopyZero = r.stat(fmt.Sprint("rust:copy_zero/", int(n)))
 		}
-		if res.peers["planet36-randp"] == "" && m.Ceil && v != 0 && v < 1 && (f.Direct || f.CopyZero.ok()) {
-			m.Fill = append(m.Fill, f)
+		if v != 0 && v < 1 && (f.Direct || f.CopyZero.ok()) {
+			fill = append(fill, f)
 		}
 	}
-	o := res.opcount
+	return fill
+}
+
+// canProfile reports whether the run has the rows that the "Misses
+// explained" profile p (v2, read, word, rust) needs beyond its targets'
+// own: go-opcount.txt's counts and frames, the ReadGuard rows, copyzero_u64
+// and the ceiling, copyzero_u32.
+func (r *report) canProfile(p string) bool {
+	o := r.res.opcount
 	_, a := o.PerCall["buffered-v2"]
 	_, b := o.PerCall["pcg-v2"]
-	if v, _, _, _ := r.ratio("go:V2Uint64/src=RandpSource", "go:V2Uint64/src=PCG"); a && b && v > 1 {
-		m.V2 = o.Frames[pcgUint64] != "" && o.Frames[r.bufferedUint64()] != ""
-	}
-	if r.stat("go:ReadGuard/op=none").ok() && r.stat("go:ReadGuard/op=pin").ok() {
-		for _, sz := range goReadTargets {
-			if v, _, _, _ := r.ratio("go:RandpRead/"+sz, "go:AESCTRRead/"+sz); v > 1 {
-				m.Read = append(m.Read, sz)
-			}
-		}
-	}
-	dlopen := r.stat("c:u64/randp_dlopen")
-	m.Word = dlopen.ok() && dlopen.Center > wordTarget && r.stat("c:copyzero_u64/copyzero").ok() && m.Ceil
-	if r.stat("rust:u32/copyzero_u32").ok() {
-		v, _, _, _ := r.ratio("rust:u32/randp_u32", "rust:u32/rand_ThreadRng")
-		lt, _, _, _ := r.ratio("rust:lt_u32/randp_lt_u32", "rust:lt_u32/rand_random_range")
-		m.U32, m.Lt = v > rustU32Target, lt > rustLtTarget
-	}
-	return m
+	_, ceil := r.res.perByte()
+	return map[string]bool{
+		"v2":   a && b && o.Frames[pcgUint64] != "" && o.Frames[r.bufferedUint64()] != "",
+		"read": r.stat("go:ReadGuard/op=none").ok() && r.stat("go:ReadGuard/op=pin").ok(),
+		"word": r.stat("c:copyzero_u64/copyzero").ok() && ceil,
+		"rust": r.stat("rust:u32/copyzero_u32").ok(),
+	}[p]
 }
 
 // frameKind says what a frame line from the compiler costs each call: a
