@@ -1,7 +1,6 @@
 package main
 
 import (
-	_ "embed"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,9 +8,6 @@ import (
 
 // The charts' contents (data/charts.toml): what each chart plots, drawn by
 // svg.go and placed by the templates ({{chart "<file>"}}).
-
-//go:embed data/charts.toml
-var chartsTOML string
 
 // chartSpec is one chart of data/charts.toml; the file's header says what
 // each field means.
@@ -27,21 +23,16 @@ type chartSpec struct {
 	} `toml:"series,required"`
 }
 
-var chartSpecs = mustParse("charts.toml", chartsTOML, parseCharts)
+var chartSpecs = mustLoad("charts.toml", checkCharts)
 
-// parseCharts decodes the charts and checks them against the schema: the
-// tags', and sizes for a rate.
-func parseCharts(text string) (map[string]chartSpec, error) {
-	var f map[string]chartSpec
-	if err := decodeTOML(text, &f); err != nil {
-		return nil, err
-	}
-	for file, c := range f {
+// checkCharts checks what the tags cannot: sizes for a rate.
+func checkCharts(charts *map[string]chartSpec) error {
+	for file, c := range *charts {
 		if c.Rate && len(c.Sizes) == 0 {
-			return nil, fmt.Errorf("chart %s: a rate without sizes", file)
+			return fmt.Errorf("chart %s: a rate without sizes", file)
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // chart draws the chart of data/charts.toml named file from this run,

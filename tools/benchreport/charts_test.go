@@ -9,7 +9,8 @@ import (
 // not parse or whose benchmark has an unknown source, a rate without sizes
 // and an unknown key are errors.
 func TestChartsSchema(t *testing.T) {
-	if _, err := parseCharts(chartsTOML); err != nil {
+	chartsTOML := dataText("charts.toml")
+	if _, err := parseData(chartsTOML, checkCharts); err != nil {
 		t.Fatal(err)
 	}
 	for name, bad := range map[string]string{
@@ -22,7 +23,7 @@ func TestChartsSchema(t *testing.T) {
 		if bad == chartsTOML {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		if _, err := parseCharts(bad); err == nil {
+		if _, err := parseData(bad, checkCharts); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

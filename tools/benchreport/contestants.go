@@ -2,16 +2,12 @@ package main
 
 import (
 	"cmp"
-	_ "embed"
 	"fmt"
 	"strings"
 	"text/template"
 )
 
 // The contestants' names and the tables' row orders (data/contestants.toml).
-
-//go:embed data/contestants.toml
-var contestantsTOML string
 
 type cContestant struct {
 	Label string            `toml:"label,required,label"`
@@ -87,32 +83,27 @@ type benchstatRow struct {
 	Note string `toml:"note"`
 }
 
-var contestants = mustParse("contestants.toml", contestantsTOML, parseContestants)
+var contestants = mustLoad("contestants.toml", checkContestants)
 
-// parseContestants decodes the contestants and checks them against the
-// schema: the tags', every row order names described contestants, a Rust
-// group has a size or a base and a label.
-func parseContestants(text string) (*contestantData, error) {
-	var c contestantData
-	if err := decodeTOML(text, &c); err != nil {
-		return nil, err
-	}
+// checkContestants checks what the tags cannot: every row order names
+// described contestants, a Rust group has a size or a base and a label.
+func checkContestants(c *contestantData) error {
 	for _, rows := range []string{"fill_by_size", "fill_4gib", "u32", "u64", "lt_u32"} {
 		if len(c.Rows[rows]) == 0 {
-			return nil, fmt.Errorf("no c_rows.%s", rows)
+			return fmt.Errorf("no c_rows.%s", rows)
 		}
 		for _, k := range c.Rows[rows] {
 			if c.C[k].Label == "" {
-				return nil, fmt.Errorf("c_rows.%s names %q, which has no [c.%s] label", rows, k, k)
+				return fmt.Errorf("c_rows.%s names %q, which has no [c.%s] label", rows, k, k)
 			}
 		}
 	}
 	for _, g := range append(c.Rust.FillGroups, c.Rust.WordGroups...) {
 		if (g.Size == 0) == (g.Base == "" || g.Label == "") {
-			return nil, fmt.Errorf("rust group %q: a size, or a base and a label", g.Group)
+			return fmt.Errorf("rust group %q: a size, or a base and a label", g.Group)
 		}
 	}
-	return &c, nil
+	return nil
 }
 
 // labelFuncs are the functions a label may call, for the run of r.

@@ -10,7 +10,8 @@ import (
 // and a Go row of an unknown test binary are errors. A label's template
 // takes the run's versions.
 func TestContestantsSchema(t *testing.T) {
-	if _, err := parseContestants(contestantsTOML); err != nil {
+	contestantsTOML := dataText("contestants.toml")
+	if _, err := parseData(contestantsTOML, checkContestants); err != nil {
 		t.Fatal(err)
 	}
 	for name, bad := range map[string]string{
@@ -23,7 +24,7 @@ func TestContestantsSchema(t *testing.T) {
 		if bad == contestantsTOML {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		if _, err := parseContestants(bad); err == nil {
+		if _, err := parseData(bad, checkContestants); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

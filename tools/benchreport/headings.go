@@ -1,29 +1,21 @@
 package main
 
-import (
-	_ "embed"
-	"fmt"
-
-	"github.com/BurntSushi/toml"
-)
-
-//go:embed data/headings.toml
-var headingsTOML string
+import "github.com/BurntSushi/toml"
 
 // headings are the section headings by the names templates use (.H.Method);
 // decoded without decodeTOML, whose schema checks read them.
-var headings = mustParse("headings.toml", headingsTOML, func(text string) (map[string]string, error) {
+var headings = func() map[string]string {
 	h := map[string]string{}
-	if _, err := toml.Decode(text, &h); err != nil {
-		return nil, err
+	if _, err := toml.Decode(dataText("headings.toml"), &h); err != nil {
+		panic("benchreport: data/headings.toml: " + err.Error())
 	}
 	for k, v := range h {
 		if v == "" {
-			return nil, fmt.Errorf("heading %s is empty", k)
+			panic("benchreport: data/headings.toml: heading " + k + " is empty")
 		}
 	}
-	return h, nil
-})
+	return h
+}()
 
 // h is the heading of that name; a name data/headings.toml lacks is a bug
 // of the code that asks for it.

@@ -1,24 +1,14 @@
 package main
 
 import (
-	_ "embed"
-	"errors"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
-	"text/template"
-
-	"github.com/BurntSushi/toml"
 )
 
 // The numbers quoted from the reference documents the project started from
 // (data/references.toml), measured on their authors' machines, not here.
 // The report prints them only in columns or tables labelled "reference", on
 // the row of the contestant the document measured.
-
-//go:embed data/references.toml
-var referencesTOML string
 
 // seed002Run is one dated run of planet36/randp's benchmark README. Keys
 // are the README's function names.
@@ -90,113 +80,18 @@ type references struct {
 	} `toml:"rdrand_patch"`
 }
 
-var refs = mustParse("references.toml", referencesTOML, parseReferences)
+var refs = mustLoad("references.toml", checkReferences)
 
-// parseReferences decodes the references and checks them against the
-// schema: the tags', and a bounded row's lt_ns or lt_mps.
-func parseReferences(text string) (r references, err error) {
-	if err := decodeTOML(text, &r); err != nil {
-		return r, err
-	}
+// checkReferences checks what the tags cannot: a bounded row's lt_ns or
+// lt_mps, and the article's two runs.
+func checkReferences(r *references) error {
 	for i, run := range r.Planet36 {
 		if len(run.LtNs)+len(run.LtMps) == 0 {
-			return r, fmt.Errorf("planet36[%d]: no lt_ns or lt_mps", i)
+			return fmt.Errorf("planet36[%d]: no lt_ns or lt_mps", i)
 		}
 	}
 	if len(r.Unpredictable.Runs) != 2 {
-		return r, fmt.Errorf("unpredictable: %d runs, not two", len(r.Unpredictable.Runs))
-	}
-	return r, nil
-}
-
-// mustParse is a data file's text parsed and checked by parse: a data file
-// that fails its schema stops the program as it starts.
-func mustParse[T any](file, text string, parse func(string) (T, error)) T {
-	v, err := parse(text)
-	if err != nil {
-		panic("benchreport: data/" + file + ": " + err.Error())
-	}
-	return v
-}
-
-// decodeTOML decodes a data file into v and checks it against the schema
-// v's type gives: a key v does not name is an error, and so is a field
-// that fails its tag's options (checkField).
-func decodeTOML(text string, v any) error {
-	md, err := toml.Decode(text, v)
-	if err != nil {
-		return err
-	}
-	if keys := md.Undecoded(); len(keys) > 0 {
-		return fmt.Errorf("unknown keys %v", keys)
-	}
-	return checkSchema(reflect.ValueOf(v), "")
-}
-
-// checkSchema checks the required and oneof fields of every struct within
-// v, a value decoded at key path at.
-func checkSchema(v reflect.Value, at string) error {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			return checkSchema(v.Elem(), at)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("toml"), ",")
-			f := v.Field(i)
-			if err := checkField(f, opts); err != nil {
-				return fmt.Errorf("%s%s: %w", at, name, err)
-			}
-			if err := checkSchema(f, at+name+"."); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if err := checkSchema(v.Index(i), fmt.Sprintf("%s%d.", at, i)); err != nil {
-				return err
-			}
-		}
-	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			if err := checkSchema(v.MapIndex(k), fmt.Sprintf("%s%v.", at, k)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// checkField checks a field against its tag's options: required (not
-// empty), oneof=a|b (one of those values) and, when not empty, ref (a
-// benchmark, checkRef), label (a label's text/template, which parses with
-// labelFuncs), heading (a name of data/headings.toml) and bound (a
-// target's bound).
-func checkField(f reflect.Value, opts string) error {
-	s := fmt.Sprint(f)
-	empty := f.IsZero() || ((f.Kind() == reflect.Slice || f.Kind() == reflect.Map) && f.Len() == 0)
-	for _, opt := range strings.Split(opts, ",") {
-		var err error
-		oneof, isOneof := strings.CutPrefix(opt, "oneof=")
-		switch {
-		case opt == "required" && empty:
-			err = errors.New("missing")
-		case isOneof && !slices.Contains(strings.Split(oneof, "|"), s):
-			err = fmt.Errorf("%q is not one of %s", s, oneof)
-		case empty:
-		case opt == "ref":
-			err = checkRef(s)
-		case opt == "label":
-			_, err = template.New("").Funcs(labelFuncs(nil)).Parse(s)
-		case opt == "heading" && headings[s] == "":
-			err = fmt.Errorf("unknown heading %q", s)
-		case opt == "bound":
-			_, _, err = bound(s)
-		}
-		if err != nil {
-			return err
-		}
+		return fmt.Errorf("unpredictable: %d runs, not two", len(r.Unpredictable.Runs))
 	}
 	return nil
 }

@@ -8,7 +8,8 @@ import (
 // TestReferencesSchema: the embedded data file loads; an unknown key, a
 // missing document and a field of the wrong type are errors.
 func TestReferencesSchema(t *testing.T) {
-	ref, err := parseReferences(referencesTOML)
+	referencesTOML := dataText("references.toml")
+	ref, err := parseData(referencesTOML, checkReferences)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestReferencesSchema(t *testing.T) {
 		if bad == referencesTOML {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		if _, err := parseReferences(bad); err == nil {
+		if _, err := parseData(bad, checkReferences); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"cmp"
-	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,20 +20,15 @@ import (
 // results names the same machine, toolchains and commit.
 type runInfo map[string]string
 
-//go:embed data/run.toml
-var runTOML string
-
 // runSpec is data/run.toml: what the run record holds and how each of
 // its keys is found; the file says what each field means.
-var runSpec = mustParse("run.toml", runTOML, func(text string) (s struct {
+var runSpec = mustLoad[struct {
 	Keys         []string            `toml:"keys,required"`
 	CPUFlags     []string            `toml:"cpu_flags,required"`
 	BackendFlags []string            `toml:"backend_flags,required"`
 	Commands     map[string][]string `toml:"commands,required"`
 	Packages     map[string]string   `toml:"packages,required"`
-}, err error) {
-	return s, decodeTOML(text, &s)
-})
+}]("run.toml", nil)
 
 // recordRun is the record of a run starting now, from the repository at
 // root, the machine and the values make passes.
@@ -88,9 +82,6 @@ func cpuIdentity() (id, uarch string) {
 	return id, microarchitecture(vendor, fam, model)
 }
 
-//go:embed data/microarchitectures.toml
-var microarchitecturesTOML string
-
 // core is one entry of data/microarchitectures.toml.
 type core struct {
 	Vendor string   `toml:"vendor,required"`
@@ -99,13 +90,9 @@ type core struct {
 	Name   string   `toml:"name,required"`
 }
 
-var cores = mustParse("microarchitectures.toml", microarchitecturesTOML, func(text string) ([]core, error) {
-	var f struct {
-		Core []core `toml:"core"`
-	}
-	err := decodeTOML(text, &f)
-	return f.Core, err
-})
+var cores = mustLoad[struct {
+	Core []core `toml:"core"`
+}]("microarchitectures.toml", nil).Core
 
 // microarchitecture names the core of an x86 CPU by vendor, family and
 // model; "" when not known.

@@ -1,14 +1,8 @@
 package main
 
-import (
-	"cmp"
-	_ "embed"
-)
+import "cmp"
 
 // The first screen's rows (data/summary.toml).
-
-//go:embed data/summary.toml
-var summaryTOML string
 
 type summarySpec struct {
 	Title string `toml:"title,required"`
@@ -23,17 +17,12 @@ type summarySpec struct {
 	} `toml:"rows,required"`
 }
 
-var summarySpecs = mustParse("summary.toml", summaryTOML, parseSummary)
-
-// parseSummary decodes the first screen's rows and checks them against the
-// schema, its tags.
-func parseSummary(text string) ([]summarySpec, error) {
-	var f struct {
-		Group []summarySpec `toml:"group"`
-	}
-	err := decodeTOML(text, &f)
-	return f.Group, err
+// summaryFile is data/summary.toml.
+type summaryFile struct {
+	Group []summarySpec `toml:"group"`
 }
+
+var summarySpecs = mustLoad[summaryFile]("summary.toml", nil).Group
 
 // summaryGroups is the first screen's rows, by language.
 func (r *report) summaryGroups() []summaryGroup {

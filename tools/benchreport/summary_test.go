@@ -9,7 +9,8 @@ import (
 // heading or condition, or a label that does not parse, is an error; the
 // glibc vDSO rows are left out where the run's glibc has the vDSO.
 func TestSummarySchema(t *testing.T) {
-	if _, err := parseSummary(summaryTOML); err != nil {
+	summaryTOML := dataText("summary.toml")
+	if _, err := parseData[summaryFile](summaryTOML, nil); err != nil {
 		t.Fatal(err)
 	}
 	for name, bad := range map[string]string{
@@ -22,7 +23,7 @@ func TestSummarySchema(t *testing.T) {
 		if bad == summaryTOML {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		if _, err := parseSummary(bad); err == nil {
+		if _, err := parseData[summaryFile](bad, nil); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	_ "embed"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,9 +11,6 @@ import (
 
 // The project's speed targets (data/targets.toml): the rows of the report's
 // "Speed targets" section, each judged against this run.
-
-//go:embed data/targets.toml
-var targetsTOML string
 
 type targetGroup struct {
 	Title   string   `toml:"title,required"`
@@ -46,7 +42,12 @@ var measures = map[string]string{"ratio": "ab", "ns": "a", "minus": "ab", "c_fil
 // profiles are the "Misses explained" sections a target's profile names.
 var profiles = map[string]string{"fill": h("WhyFill"), "rust": h("WhyRust"), "read": h("WhyRead"), "v2": h("WhyV2"), "word": h("WhyWord")}
 
-var targetGroups = mustParse("targets.toml", targetsTOML, parseTargets)
+// targetsFile is data/targets.toml.
+type targetsFile struct {
+	Group []targetGroup `toml:"group"`
+}
+
+var targetGroups = mustLoad("targets.toml", checkTargets).Group
 
 // targetIDs are the ids of the targets whose bounds "Misses explained"
 // quotes (targetBound; parseTargets checks that they are there).
@@ -63,20 +64,15 @@ func targetBound(id string) float64 {
 	return 0
 }
 
-// parseTargets decodes the targets and checks them against the schema.
-func parseTargets(text string) ([]targetGroup, error) {
-	var f struct {
-		Group []targetGroup `toml:"group"`
-	}
-	if err := decodeTOML(text, &f); err != nil {
-		return nil, err
-	}
+// checkTargets checks what the tags cannot: each measure's benchmarks,
+// and the ids targetBound is asked for.
+func checkTargets(f *targetsFile) error {
 	ids := map[string]bool{}
 	for _, g := range f.Group {
 		for _, t := range g.Targets {
 			for _, ref := range []string{t.A, t.B}[:len(measures[t.Measure])] {
 				if err := checkRef(ref); err != nil {
-					return nil, fmt.Errorf("%q: %v", t.What, err)
+					return fmt.Errorf("%q: %v", t.What, err)
 				}
 			}
 			ids[t.ID] = true
@@ -84,10 +80,10 @@ func parseTargets(text string) ([]targetGroup, error) {
 	}
 	for _, id := range targetIDs {
 		if !ids[id] {
-			return nil, fmt.Errorf("no target with id %q", id)
+			return fmt.Errorf("no target with id %q", id)
 		}
 	}
-	return f.Group, nil
+	return nil
 }
 
 var boundRE = regexp.MustCompile(`^(≤|≥) ([0-9.]+)(×| ns)`)

@@ -9,12 +9,13 @@ import (
 // sections use; an unknown key or measure, a measure without its
 // benchmarks, an unreadable bound and a missing id are errors.
 func TestTargetsSchema(t *testing.T) {
-	groups, err := parseTargets(targetsTOML)
+	targetsTOML := dataText("targets.toml")
+	f, err := parseData(targetsTOML, checkTargets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(groups) != 3 || targetBound("rust_u32") != 0.9 || targetBound("dlopen_u64") != 3 {
-		t.Errorf("%d groups, bounds %v %v", len(groups), targetBound("rust_u32"), targetBound("dlopen_u64"))
+	if groups := f.Group; len(groups) != 3 || targetBound("rust_u32") != 0.9 || targetBound("dlopen_u64") != 3 {
+		t.Errorf("%d groups, bounds %v %v", len(f.Group), targetBound("rust_u32"), targetBound("dlopen_u64"))
 	}
 	for name, bad := range map[string]string{
 		"unknown key":     strings.Replace(targetsTOML, `measure = "minus"`, "measure = \"minus\"\n  color = 1", 1),
@@ -26,7 +27,7 @@ func TestTargetsSchema(t *testing.T) {
 		if bad == targetsTOML {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		if _, err := parseTargets(bad); err == nil {
+		if _, err := parseData(bad, checkTargets); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
