@@ -88,12 +88,13 @@ func fill4GiB(s stat, size float64) string {
 	return ns(s.Center / size * fourGiB)
 }
 
-// fmtBytes writes a size in bytes as "4 B", "512 B", "4 KiB", "1 MiB".
+// fmtBytes writes a size in bytes in the largest unit that holds it whole:
+// "4 B", "48 B", "4 KiB", "1 MiB", "1536 B".
 func fmtBytes(n float64) string {
 	switch {
-	case n >= 1<<20:
+	case n >= 1<<20 && math.Mod(n, 1<<20) == 0:
 		return fmt.Sprintf("%.0f MiB", n/(1<<20))
-	case n >= 1024:
+	case n >= 1024 && math.Mod(n, 1024) == 0:
 		return fmt.Sprintf("%.0f KiB", n/1024)
 	default:
 		return fmt.Sprintf("%.0f B", n)

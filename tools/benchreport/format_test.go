@@ -83,7 +83,7 @@ func TestSpreadAndRates(t *testing.T) {
 	if got := fill4GiB(stat{Center: 256}, 256); got != "4.29 s" {
 		t.Errorf("fill4GiB = %q", got)
 	}
-	for n, want := range map[float64]string{4: "4 B", 512: "512 B", 4096: "4 KiB", 1 << 20: "1 MiB"} {
+	for n, want := range map[float64]string{4: "4 B", 48: "48 B", 512: "512 B", 1536: "1536 B", 4096: "4 KiB", 1 << 20: "1 MiB", 3 << 19: "1536 KiB"} {
 		if got := fmtBytes(n); got != want {
 			t.Errorf("fmtBytes(%v) = %q", n, got)
 		}

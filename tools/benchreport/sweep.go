@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // sweep is one parameter sweep's table (templates/rust.tmpl's
@@ -42,7 +41,7 @@ func sweepTable(crit store, name string) sweep {
 	slices.Sort(values)
 	for _, v := range values {
 		k := strconv.Itoa(v)
-		cells := []string{k, kib(v * s.Bytes), "—", "—", "—"}
+		cells := []string{k, fmtBytes(float64(v * s.Bytes)), "—", "—", "—"}
 		if ref := fill + k; len(crit.samples[ref]) > 0 {
 			cells[2] = fmt.Sprintf("%.2f", crit.crit[ref].Bytes/crit.stat(ref).Center)
 		}
@@ -65,16 +64,4 @@ type sweepSpec struct {
 	Param string `toml:"param,required"`
 	Unit  string `toml:"unit,required"`
 	Bytes int    `toml:"bytes,required"`
-}
-
-// kib writes n bytes as "4 KiB", "1 MiB" or "48 B".
-func kib(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	default:
-		return strings.TrimSpace(fmt.Sprintf("%d B", n))
-	}
 }
