@@ -54,13 +54,16 @@ windows-tools:
 		(apt-get update && apt-get install -y gcc-mingw-w64-x86-64 wine wine64)
 	@rustup target list --installed | grep -qx $(WIN_TARGET) || rustup target add $(WIN_TARGET)
 
-# wineboot creates the prefix once (about 15 s); the stand-in goes into its
-# system32, where every program run in the prefix finds it.
+# wineboot creates the prefix once (about 15 s), in a folder whose parent
+# must exist (target/ is not there before the first cargo build); the
+# stand-in goes into its system32, where every program run in the prefix
+# finds it.
 $(WIN_BUILD)/bcryptprimitives.dll: tests/windows/bcryptprimitives.c | windows-tools
 	@mkdir -p $(WIN_BUILD)
 	$(WIN_CC) -O2 -Wall -Wextra -Werror -shared $< -o $@ -lbcrypt
 
 $(WIN_STAND_IN): $(WIN_BUILD)/bcryptprimitives.dll
+	@mkdir -p $(dir $(WIN_PREFIX))
 	@test -d $(WIN_PREFIX)/drive_c/windows/system32 || $(WIN_ENV) $(WINE) wineboot --init >/dev/null 2>&1
 	cp $< $@
 
