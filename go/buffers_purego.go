@@ -16,9 +16,9 @@ import (
 // BufferSize is the number of bytes of generator output that each Go-side
 // buffer holds: one per Buffered source and one per P for the package-level
 // functions. On the pure-Go path it is one refill of the ChaCha8 generator,
-// 992 bytes; on the cgo path it is what fits in one 4 KiB page beside the
+// 3,968 bytes; on the cgo path it is what fits in one 4 KiB page beside the
 // buffer's count (see Implementation).
-const BufferSize = epochWords * 8
+const BufferSize = refillWords * 8
 
 // bufMem is a Buffered's page: a generator of its own.
 type bufMem = generator
@@ -38,8 +38,7 @@ func (s *Buffered) Uint64() uint64 {
 	// Nosplit, as is Int63, for the reason given in the cgo path's Uint64
 	// (buffers_cgo.go): its one call, the refill, checks the stack itself.
 	//
-	// The fast path loads the word, stores zero over it and moves i on; i
-	// is always below 124, so i&255 is i and proves the index in bounds. A
+	// The fast path loads the word, stores zero over it and moves i on. A
 	// Buffered not at the address it was given its page from is new or a
 	// copy, and the slow path gives it a page of its own (own).
 	if s.self == s {
@@ -47,9 +46,9 @@ func (s *Buffered) Uint64() uint64 {
 		raceRead(&g.race, &g.i)
 		raceRead(&g.race, &g.n)
 		if i := g.i; i < g.n {
-			raceTake(&g.race, &g.w[i&255])
-			v := g.w[i&255]
-			g.w[i&255] = 0
+			raceTake(&g.race, &g.w[i])
+			v := g.w[i]
+			g.w[i] = 0
 			raceWrite(&g.race, &g.i)
 			g.i = i + 1
 			// s holds the page's owner, whose cleanup releases the page:
@@ -71,9 +70,9 @@ func (s *Buffered) Int63() int64 {
 		raceRead(&g.race, &g.i)
 		raceRead(&g.race, &g.n)
 		if i := g.i; i < g.n {
-			raceTake(&g.race, &g.w[i&255])
-			v := g.w[i&255]
-			g.w[i&255] = 0
+			raceTake(&g.race, &g.w[i])
+			v := g.w[i]
+			g.w[i] = 0
 			raceWrite(&g.race, &g.i)
 			g.i = i + 1
 			runtime.KeepAlive(s)
@@ -114,7 +113,7 @@ func (Unbuffered) Int63() int64 { return int64(Uint64() &^ (1 << 63)) }
 
 // shard is one P's generator. Pinned sections use it freely, except while
 // busy is 1: then a goroutine that is no longer pinned is preparing it (a
-// reseed or a mix: its key, fresh and refills are that goroutine's), and
+// reseed or a mix: its key, refills and mixed are that goroutine's), and
 // the buffer is empty (n == 0), so the fast paths fall through to the slow
 // ones, which load busy atomically and draw from the operating system
 // instead.
@@ -153,9 +152,9 @@ func Uint64() uint64 {
 	raceRead(&sh.race, &sh.i)
 	raceRead(&sh.race, &sh.n)
 	if i := sh.i; i < sh.n {
-		raceTake(&sh.race, &sh.w[i&255])
-		v := sh.w[i&255]
-		sh.w[i&255] = 0
+		raceTake(&sh.race, &sh.w[i])
+		v := sh.w[i]
+		sh.w[i] = 0
 		raceWrite(&sh.race, &sh.i)
 		sh.i = i + 1
 		unpin(sh)
@@ -166,7 +165,7 @@ func Uint64() uint64 {
 
 // uint64Slow is Uint64's slow path: sh, still pinned, is empty.
 func uint64Slow(sh *shard) uint64 {
-	if !sh.ready() {
+	if _, ok := sh.ready(false); !ok {
 		return osUint64()
 	}
 	sh.refill()
@@ -179,19 +178,22 @@ func uint64Slow(sh *shard) uint64 {
 	return v
 }
 
-// ready is called pinned on a shard whose buffer is empty. It reports true,
-// still pinned, when sh may be refilled. Otherwise it has unpinned: sh is
-// noShard, another goroutine is preparing it, or this goroutine has just
-// prepared it (then the next call refills it).
-func (sh *shard) ready() bool {
+// ready is called pinned on a shard whose buffer is empty. It reports ok,
+// pinned to sh's P, when sh may be refilled now: its key holds fresh bytes
+// already, or the caller may reuse those of an earlier refill (reuse: see
+// readDirect) and sh needs no reseed, or this goroutine has just prepared
+// it (then prepared is true) and is back on the same P. Otherwise it has
+// unpinned: sh is noShard, another goroutine is preparing it, or this
+// goroutine prepared it and came back on another P.
+func (sh *shard) ready(reuse bool) (prepared, ok bool) {
 	if sh == &noShard || atomic.LoadUint32(&sh.busy) != 0 {
 		unpin(sh)
-		return false
+		return false, false
 	}
 	// The load of busy may have found a reseed published.
 	sh.race.acquire()
-	if !sh.due() {
-		return true
+	if !sh.due() || reuse && !sh.reseedDue() {
+		return false, true
 	}
 	// Reading the operating system (a reseed, or crypto/rand for a mix) may
 	// block or take locks, which must not happen while pinned: mark the
@@ -202,9 +204,22 @@ func (sh *shard) ready() bool {
 	atomic.StoreUint32(&sh.busy, 1)
 	unpin(sh)
 	sh.prepare()
+	// Back on the same P (the usual case), sh is this goroutine's again, and
+	// the caller refills it before it unpins: the fresh bytes make the
+	// output of this call, which a VM snapshot taken since they were read
+	// finds in flight. On another P, the fresh bytes stay in the key but
+	// count for nothing, so that whoever refills sh next reads its own.
+	if again, ok := pinned(procPin()); ok && again == sh {
+		sh.race.acquire()
+		atomic.StoreUint32(&sh.busy, 0)
+		return true, true
+	}
+	procUnpin()
+	raceWrite(&sh.race, &sh.mixed)
+	sh.mixed = 0
 	sh.race.release()
 	atomic.StoreUint32(&sh.busy, 0)
-	return false
+	return true, false
 }
 
 // take is called pinned. If sh holds the (k+7)/8 unused words that k bytes
@@ -212,16 +227,16 @@ func (sh *shard) ready() bool {
 // them, for the caller to copy k bytes out and zero them all before it
 // unpins.
 func (sh *shard) take(k int) ([]byte, bool) {
-	// i <= n <= epochWords, so n-i does not wrap, and i&255 is i.
+	// i <= n <= refillWords, so n-i does not wrap.
 	words := uint32(k+7) / 8
 	raceRead(&sh.race, &sh.i)
 	raceRead(&sh.race, &sh.n)
 	if i := sh.i; sh.n-i >= words {
 		raceWrite(&sh.race, &sh.i)
 		sh.i = i + words
-		// SAFETY: w[i:i+words] lies inside w (i+words <= n <= epochWords)
+		// SAFETY: w[i:i+words] lies inside w (i+words <= n <= refillWords)
 		// and holds plain integers that may be read as bytes.
-		return unsafe.Slice((*byte)(unsafe.Pointer(&sh.w[i&255])), words*8), true
+		return unsafe.Slice((*byte)(unsafe.Pointer(&sh.w[i])), words*8), true
 	}
 	return nil, false
 }
@@ -249,7 +264,23 @@ func readShort(sh *shard, b []byte) {
 // readPinnedMax bytes at a time. Output is consumed in whole words: the
 // bytes of a last word that b does not take are zeroed with it and never
 // handed out.
+//
+// Every refill needs fresh bytes from crypto/rand in its key (see
+// generator.due), so that the copies of a restored VM snapshot share
+// nothing past what the generator held unread, except one case: a refill
+// that this call takes whole, on a generator into whose key this call has
+// put fresh bytes itself, at most reuseRefills refills before, reuses
+// them. Its key descends from this call's fresh bytes (whatever other
+// goroutines did with the generator in between only XORs more into it),
+// so its output differs between the copies, unless this call was in flight
+// at the snapshot: then at most reuseRefills refills of its own output
+// repeat, and nothing it leaves in the generator, since a refill that it
+// does not take whole gets fresh bytes of its own.
 func readDirect(b []byte) {
+	// mixedOn is the generator this call has prepared itself, and unmixed
+	// the number of refills it has made of it since.
+	var mixedOn *shard
+	unmixed := 0
 	for len(b) > 0 {
 		sh, ok := pinned(procPin())
 		if !ok {
@@ -262,16 +293,25 @@ func readDirect(b []byte) {
 			raceRead(&sh.race, &sh.n)
 			i, n := sh.i, sh.n
 			if i >= n {
-				if !sh.ready() {
+				// The copy below takes a refill whole if b is at least a
+				// refill long.
+				reuse := sh == mixedOn && unmixed < reuseRefills && len(b) >= BufferSize
+				prepared, ok := sh.ready(reuse)
+				if !ok {
 					goto unpinned
 				}
+				if prepared {
+					mixedOn, unmixed = sh, 0
+				} else {
+					unmixed++
+				}
 				sh.refill()
-				i, n = 0, epochWords
+				i, n = 0, refillWords
 			}
 			k := min((len(b)+7)/8, int(n-i))
 			m := min(len(b), k*8)
-			raceTakeN(&sh.race, &sh.w[i&255], k)
-			takeWords(b[:m], &sh.w[i&255])
+			raceTakeN(&sh.race, &sh.w[i], k)
+			takeWords(b[:m], &sh.w[i])
 			raceWrite(&sh.race, &sh.i)
 			sh.i = i + uint32(k)
 			b = b[m:]
@@ -288,6 +328,11 @@ func readDirect(b []byte) {
 		}
 	}
 }
+
+// reuseRefills is the number of refills that a Read may make in a row
+// without fresh bytes of their own (see readDirect): 63,488 bytes, the
+// most a call in flight at a VM snapshot may repeat of a direct fill.
+const reuseRefills = 16
 
 // readDirectMin is the length from which Read fills b in readDirect's
 // pinned pieces rather than from one take of the calling P's generator.

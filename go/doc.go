@@ -56,8 +56,10 @@
 // by 32 bytes of it that are never handed out before any of it is, and 32
 // bytes from the operating system are XORed into the key at the start and
 // after every 1 MiB; 16 bytes from crypto/rand.Read (the kernel's vDSO
-// getrandom since Go 1.24) are XORed in before every 16th refill, so that
-// clones of a restored VM snapshot part ways once their kernels reseed.
+// getrandom since Go 1.24) are XORed in before every refill of 3,968
+// bytes, so that once their kernels reseed, clones of a restored VM
+// snapshot repeat no more than their generators held unread, after the
+// call in flight.
 // Where the randp library reads the VMClock device's VM generation counter
 // (Linux 6.13+, root-only by default), a restored clone repeats nothing of
 // its library's output after the call in flight; the cgo path then keeps no

@@ -26,27 +26,29 @@ import (
 // function under one key (counters 0, 4, 8 and 12, 32 words each), of which
 // the last 4 words become the next key and the other 124 words are output.
 // rand.ChaCha8 keeps the key while it hands out the epoch's output, 32 words
-// at a time; here a refill runs the whole epoch at once into w[0:128], and
-// the key that made it is gone from memory (overwritten in place) before the
-// first word is handed out. So the state holds at any time one key that has
-// made nothing yet (w[124:128]) and the output not yet handed out, as the
-// randp library's state does, and each word is zeroed as it is handed out.
-// Every 1 MiB of a generator's output (reseedEpochs refills) 32 fresh bytes
-// from the operating system are XORed into the key; and before every
-// mixEpochs-th refill, 16 bytes from crypto/rand.Read, which since Go 1.24
-// comes from the kernel's vDSO getrandom where it exists (Linux 6.11+) and
-// so follows the kernel's reseeds: two copies of one generator (a VM
-// snapshot restored twice) part ways within mixEpochs refills once each
-// guest kernel has reseeded. (Every refill would cost a fifth more per word;
-// a refill is 992 bytes.) A crypto/rand.Reader replaced by another package
-// only changes what is mixed in, never weakens the key, which already holds
-// the operating system's bytes.
+// at a time; here a refill runs refillEpochs epochs at once into
+// w[0:refillWords+4], and every key that made them is gone from memory
+// (overwritten in place) before the first word is handed out. So the state
+// holds at any time one key that has made nothing yet (w[keyAt:keyAt+4]) and
+// the output not yet handed out, as the randp library's state does, and each
+// word is zeroed as it is handed out. Every 1 MiB of a generator's output
+// (reseedRefills refills) 32 fresh bytes from the operating system are
+// XORed into the key; and before every refill that does not reseed (but see
+// readDirect), 16 bytes from crypto/rand.Read, which since Go 1.24 comes
+// from the kernel's vDSO getrandom where it exists (Linux 6.11+) and so
+// follows the kernel's reseeds: two copies of one generator (a VM snapshot
+// restored twice) share at most the output the state held unread at the
+// copy, once each guest kernel has reseeded. (A refill is four epochs,
+// 3,968 bytes, so that the mix costs a few percent per word rather than a
+// fifth.) A crypto/rand.Reader replaced by another package only changes what
+// is mixed in, never weakens the key, which already holds the operating
+// system's bytes.
 //
 // The block function is math/rand/v2's (internal/chacha8rand, assembly on
 // amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
 // cipher of our own. rand.ChaCha8's fields are unexported; chachaState
-// mirrors them, and a refill lays four rand.ChaCha8 values over w, 32 words
-// apart, so that each block call writes its output straight into place
+// mirrors them, and each epoch lays four rand.ChaCha8 values over w, 32
+// words apart, so that each block call writes its output straight into place
 // (each value's buffer is the next 32 words of w, its key the 4 words after
 // them, where the key is copied before the call and which the next call's
 // output overwrites). checkChaChaLayout proves at start-up, on the running Go
@@ -63,19 +65,19 @@ import (
 const implementation = "purego"
 
 const (
-	// epochWords is the number of words of output of one refill: an epoch
-	// of ChaCha8Rand less its next key.
+	// epochWords is the number of words of output of one ChaCha8Rand
+	// epoch: 128 less its next key.
 	epochWords = 124
+	// refillEpochs is the number of epochs a refill runs.
+	refillEpochs = 4
+	// refillWords is the number of words of output of one refill.
+	refillWords = refillEpochs * epochWords
 	// keyAt is where the next key is kept in w.
-	keyAt = 124
+	keyAt = refillWords
 	// blockWords is the output of one block call.
 	blockWords = 32
-	// reseedEpochs is the number of refills between two reseeds: 1 MiB.
-	reseedEpochs = (1 << 20) / (epochWords * 8)
-	// mixEpochs is the number of refills per mix of crypto/rand's output
-	// into the key: 15,872 bytes, about what a refill of the C library's
-	// thread buffer writes.
-	mixEpochs = 16
+	// reseedRefills is the number of refills between two reseeds: 1 MiB.
+	reseedRefills = (1 << 20) / (refillWords * 8)
 )
 
 // chachaState mirrors math/rand/v2.ChaCha8 (Go 1.22 to 1.26): an
@@ -97,17 +99,20 @@ type generator struct {
 	// race is the page's shadow for the race detector, and orders pinned
 	// sections for it (race.go); it is empty otherwise.
 	race raceShadow
-	// w[0:124] is an epoch's output, w[124:128] the next key; the words
-	// above are used during a refill only and zeroed after it.
-	w [256]uint64
+	// w[0:refillWords] is a refill's output, w[keyAt:keyAt+4] the next
+	// key; the words above are used during a refill only and zeroed after
+	// it. The last epoch's last block call lays a rand.ChaCha8 over w from
+	// word (refillEpochs-1)*epochWords + 3*blockWords on (refill).
+	w [(refillEpochs-1)*epochWords + 3*blockWords + chachaWords]uint64
 	// i is the next word of output, n the end of it: w[i:n] is unused.
 	i, n uint32
-	// fresh receives the reseed's bytes from the operating system, in the
-	// page, and is zeroed once they are XORed into the key.
-	fresh [4]uint64
 	// refills counts the refills left before the next reseed; 0 means
 	// reseed first, which is also the zero state's.
 	refills uint32
+	// mixed is 1 from a reseed or a mix of crypto/rand's output into the
+	// key (prepare) to the refill that uses the key, 0 otherwise: a refill
+	// needs fresh bytes in its key (see due).
+	mixed uint32
 	// busy is 1 while a goroutine reseeds a per-P generator unpinned
 	// (shard; see buffers_purego.go).
 	busy uint32
@@ -117,112 +122,147 @@ var _ [pageSize - unsafe.Sizeof(generator{})]byte // a generator fits in a page
 
 const _ = -uint(unsafe.Offsetof(generator{}.race)) // and starts with its raceShadow
 
-var _ [len(generator{}.w) - (3*blockWords + chachaWords)]byte // the last block call's rand.ChaCha8 fits in w
+var _ [len(generator{}.w) - (keyAt + 4)]byte // the next key's home lies in w
+
+// fresh returns where a reseed's or a mix's bytes from the operating system
+// land before they are XORed into the key: the 4 scratch words above the
+// key, in the page, which a refill uses and leaves zero, as the reseed and
+// the mix leave them. (A field of their own would not fit in the page.)
+func (g *generator) fresh() *[4]uint64 { return (*[4]uint64)(g.w[keyAt+4:]) }
 
 // chachaAt returns the rand.ChaCha8 laid over w from word k on.
 func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
-	// SAFETY: w[k:k+chachaWords] lies inside w (checked above for the
-	// largest k, 96), holds plain integers as rand.ChaCha8 does, and is
+	// SAFETY: w[k:k+chachaWords] lies inside w (w's length is the largest
+	// k plus chachaWords), holds plain integers as rand.ChaCha8 does, and is
 	// 8-byte aligned as rand.ChaCha8 is (checkChaChaLayout); rand.ChaCha8
 	// holds no pointers, so the collector has nothing to trace there.
 	p := unsafe.Pointer(&g.w[k])
 	return (*rand.ChaCha8)(p), (*chachaState)(p)
 }
 
-// refill runs one epoch under the key in w[124:128]: w[0:124] becomes
-// output and w[124:128] the next key, and the old key is nowhere. It leaves
-// i = 0 and n = 124. g must be ready (!g.due()).
+// refill runs refillEpochs epochs of ChaCha8Rand, the first under the key
+// in w[keyAt:keyAt+4]: w[0:refillWords] becomes output and w[keyAt:keyAt+4]
+// the next key, and no key that made output is anywhere. It leaves i = 0
+// and n = refillWords. g must be ready (!g.due()).
 func (g *generator) refill() {
 	raceRead(&g.race, &g.refills)
 	raceWrite(&g.race, &g.refills)
 	g.refills--
+	raceWrite(&g.race, &g.mixed)
+	g.mixed = 0
 	// The block calls read the key and write w up to the end of the last
 	// call's rand.ChaCha8 (announced as all of w).
 	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	raceWrite(&g.race, &g.w)
-	// Block call j (0 to 3) goes through the rand.ChaCha8 laid over w
-	// from word k = 32j on, whose buffer is w[k:k+32] and whose seed is the
-	// key, at w[k+32:k+36]: with i == n, Uint64 refills it, the counter
-	// going from 4j-4 to 4j, and returns word k, which stays in w. The
-	// first call overwrites nothing of the key, which lies above; the last
-	// overwrites the key's home, w[124:128]. Before each call the key is
-	// copied to where that call reads it, above the output it writes. (The
-	// four calls are written out, so that every offset is a constant.)
-	*(*[4]uint64)(g.w[blockWords:]) = [4]uint64(g.w[keyAt:])
-	c, m := g.chachaAt(0)
-	m.i, m.n, m.c = 0, 0, ^uint32(3) // -4
-	c.Uint64()
-	*(*[4]uint64)(g.w[2*blockWords:]) = [4]uint64(g.w[blockWords:])
-	c, m = g.chachaAt(blockWords)
-	m.i, m.n, m.c = 0, 0, 0
-	c.Uint64()
-	*(*[4]uint64)(g.w[3*blockWords:]) = [4]uint64(g.w[2*blockWords:])
-	c, m = g.chachaAt(2 * blockWords)
-	m.i, m.n, m.c = 0, 0, 4
-	c.Uint64()
-	*(*[4]uint64)(g.w[4*blockWords:]) = [4]uint64(g.w[3*blockWords:])
-	c, m = g.chachaAt(3 * blockWords)
-	m.i, m.n, m.c = 0, 0, 8
-	c.Uint64()
+	// Epoch e writes w[124e:124e+128], its output and then its next key,
+	// where epoch e+1 reads that key before it writes its own output over
+	// it; the last epoch's next key lands at keyAt. The first epoch's key,
+	// at keyAt, lies above all that the epochs before the last write, and
+	// the last overwrites it.
+	g.epoch(0, keyAt)
+	for b := epochWords; b < refillWords; b += epochWords {
+		g.epoch(b, b)
+	}
 	// The last key copy and the last value's counters.
-	clear(g.w[4*blockWords : 3*blockWords+chachaWords])
+	clear(g.w[keyAt+4:])
 	raceWrite(&g.race, &g.i)
 	raceWrite(&g.race, &g.n)
-	g.i, g.n = 0, epochWords
+	g.i, g.n = 0, refillWords
+}
+
+// epoch runs one epoch of ChaCha8Rand under the key at w[key:key+4] into
+// w[b:b+128]: w[b:b+124] becomes output and w[b+124:b+128] the next key.
+// It writes w from b up to the end of its last block call's rand.ChaCha8,
+// b + 3*blockWords + chachaWords, where the last copy of the key and that
+// call's counters are left for the caller to overwrite or clear.
+func (g *generator) epoch(b, key int) {
+	// Block call j (0 to 3) goes through the rand.ChaCha8 laid over w
+	// from word k = b+32j on, whose buffer is w[k:k+32] and whose seed is
+	// the key, at w[k+32:k+36]: with i == n, Uint64 refills it, the counter
+	// going from 4j-4 to 4j, and returns word k, which stays in w. Before
+	// each call the key is copied to where that call reads it, above the
+	// output it writes. (The four calls are written out, so that every
+	// counter is a constant.)
+	*(*[4]uint64)(g.w[b+blockWords:]) = [4]uint64(g.w[key:])
+	c, m := g.chachaAt(b)
+	m.i, m.n, m.c = 0, 0, ^uint32(3) // -4
+	c.Uint64()
+	*(*[4]uint64)(g.w[b+2*blockWords:]) = [4]uint64(g.w[b+blockWords:])
+	c, m = g.chachaAt(b + blockWords)
+	m.i, m.n, m.c = 0, 0, 0
+	c.Uint64()
+	*(*[4]uint64)(g.w[b+3*blockWords:]) = [4]uint64(g.w[b+2*blockWords:])
+	c, m = g.chachaAt(b + 2*blockWords)
+	m.i, m.n, m.c = 0, 0, 4
+	c.Uint64()
+	*(*[4]uint64)(g.w[b+4*blockWords:]) = [4]uint64(g.w[b+3*blockWords:])
+	c, m = g.chachaAt(b + 3*blockWords)
+	m.i, m.n, m.c = 0, 0, 8
+	c.Uint64()
 }
 
 // due reports whether g must be prepared (prepare) before its next refill:
-// it is new, wiped or due for a reseed, or due for a mix of crypto/rand's
-// output (every mixEpochs refills, counted on the reseed countdown).
+// it is new, wiped or due for a reseed, or its key holds no fresh bytes yet
+// for the next refill (a mix of crypto/rand's output; switched off by
+// mixOff).
 func (g *generator) due() bool {
-	raceRead(&g.race, &g.refills)
-	return g.refills == 0 || g.refills%mixEpochs == 0 && !mixOff.Load()
+	raceRead(&g.race, &g.mixed)
+	return g.reseedDue() || g.mixed == 0 && !mixOff.Load()
 }
 
-// prepare reseeds g or mixes crypto/rand's output into its key, whichever
-// is due (see due); a mix takes one count of the reseed countdown, so that
-// the next refill is not due again. Both read the operating system, which
-// may block: never call it pinned.
+// reseedDue reports whether g must be reseeded before its next refill: it
+// is new or wiped, or has made 1 MiB since its last reseed.
+func (g *generator) reseedDue() bool {
+	raceRead(&g.race, &g.refills)
+	return g.refills == 0
+}
+
+// prepare reseeds g if that is due, and otherwise mixes crypto/rand's
+// output into its key; either way the next refill is no longer due (see
+// due). Both read the operating system, which may block: never call it
+// pinned.
 func (g *generator) prepare() {
-	if g.refills == 0 {
+	if g.reseedDue() {
 		g.reseed()
-		return
+	} else {
+		g.mixKernel()
 	}
-	g.mixKernel()
-	raceWrite(&g.race, &g.refills)
-	g.refills--
+	raceWrite(&g.race, &g.mixed)
+	g.mixed = 1
 }
 
 // reseed XORs 32 bytes from the operating system into g's key (into a zero key, for
 // a new or wiped generator) and restarts the reseed countdown.
 func (g *generator) reseed() {
-	raceWrite(&g.race, &g.fresh)
-	readOS(unsafe.Pointer(&g.fresh), int(unsafe.Sizeof(g.fresh)))
-	raceTake(&g.race, &g.fresh)
+	fresh := g.fresh()
+	raceWrite(&g.race, fresh)
+	readOS(unsafe.Pointer(fresh), len(fresh)*8)
+	raceTake(&g.race, fresh)
 	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	raceWrite(&g.race, (*[4]uint64)(g.w[keyAt:]))
-	for i, f := range g.fresh {
+	for i, f := range fresh {
 		g.w[keyAt+i] ^= f
 	}
-	clear(g.fresh[:])
+	clear(fresh[:])
 	raceWrite(&g.race, &g.refills)
-	g.refills = reseedEpochs
+	g.refills = reseedRefills
 }
 
 // mixKernel XORs 16 bytes from crypto/rand.Read into the first half of g's
 // key; they pass through g.fresh, in the page, which is zeroed after.
 func (g *generator) mixKernel() {
-	raceWrite(&g.race, &g.fresh)
-	// SAFETY: g.fresh is 32 writable bytes in the page, with no Go
-	// pointers; crypto/rand.Read never returns short (it ends the process
-	// if the operating system fails it).
-	crand.Read(unsafe.Slice((*byte)(unsafe.Pointer(&g.fresh)), 16))
-	raceTake(&g.race, &g.fresh)
+	fresh := g.fresh()
+	raceWrite(&g.race, fresh)
+	// SAFETY: fresh is 32 writable bytes in the page, with no Go pointers;
+	// crypto/rand.Read never returns short (it ends the process if the
+	// operating system fails it).
+	crand.Read(unsafe.Slice((*byte)(unsafe.Pointer(fresh)), 16))
+	raceTake(&g.race, fresh)
 	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	raceWrite(&g.race, (*[4]uint64)(g.w[keyAt:]))
-	g.w[keyAt] ^= g.fresh[0]
-	g.w[keyAt+1] ^= g.fresh[1]
-	clear(g.fresh[:])
+	g.w[keyAt] ^= fresh[0]
+	g.w[keyAt+1] ^= fresh[1]
+	clear(fresh[:])
 }
 
 // mixOff switches the mix of crypto/rand's output off, for the tests that

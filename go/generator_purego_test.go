@@ -50,8 +50,7 @@ func seededSource(t *testing.T, key [4]uint64) (*Buffered, *generator) {
 }
 
 // withoutMix switches off the mix of crypto/rand's output into every
-// mixEpochs-th refill until t ends, so that the output is ChaCha8's for a
-// known key.
+// refill until t ends, so that the output is ChaCha8's for a known key.
 func withoutMix(t *testing.T) {
 	mixOff.Store(true)
 	t.Cleanup(func() { mixOff.Store(false) })
@@ -87,18 +86,47 @@ func TestGeneratorIsChaCha8Rand(t *testing.T) {
 	}
 }
 
+// epochKeys returns the keys of the first n epochs of math/rand/v2's ChaCha8
+// seeded with key, read from its state as it runs (the first is key).
+func epochKeys(key [4]uint64, n int) [][4]uint64 {
+	ref := chacha8(key)
+	// SAFETY: checkChaChaLayout has proved that chachaState describes
+	// rand.ChaCha8.
+	m := (*chachaState)(unsafe.Pointer(ref))
+	var keys [][4]uint64
+	for range n {
+		ref.Uint64() // the epoch's first word: its key is now the state's
+		keys = append(keys, m.seed)
+		for range epochWords - 1 {
+			ref.Uint64()
+		}
+	}
+	return keys
+}
+
 // TestGeneratorZeroesAndErases checks after every value that the words
 // handed out, the scratch words and the reseed's bytes are zero, that the
 // unused words are not, and that no word of the state equals a word of a key
-// that has made output.
+// that has made output: the key of each of a refill's epochs, those that
+// lived only during the refill included.
 func TestGeneratorZeroesAndErases(t *testing.T) {
-	s, g := seededSource(t, [4]uint64{5, 6, 7, 8})
+	key := [4]uint64{5, 6, 7, 8}
+	s, g := seededSource(t, key)
 	g.refills = 3
-	used := map[uint64]bool{5: true, 6: true, 7: true, 8: true}
-	for n := range 3 * epochWords {
+	const refills = 3
+	keys := epochKeys(key, refills*refillEpochs+1)
+	used := map[uint64]bool{}
+	for n := range refills * refillWords {
 		if g.i == g.n {
-			for _, k := range g.w[keyAt : keyAt+4] {
-				used[k] = true // the key the next refill uses up
+			// The next refill uses up its epochs' keys.
+			r := n / refillWords
+			if [4]uint64(g.w[keyAt:keyAt+4]) != keys[r*refillEpochs] {
+				t.Fatalf("value %d: the state's key is not ChaCha8's epoch %d's", n, r*refillEpochs)
+			}
+			for _, k := range keys[r*refillEpochs : (r+1)*refillEpochs] {
+				for _, w := range k {
+					used[w] = true
+				}
 			}
 		}
 		s.Uint64()
@@ -113,13 +141,16 @@ func TestGeneratorZeroesAndErases(t *testing.T) {
 			if j >= keyAt+4 && w != 0 {
 				t.Fatalf("value %d: scratch word %d is %#x, not zero", n, j, w)
 			}
-			if w != 0 && used[w] && j >= keyAt+4 || w != 0 && used[w] && j < keyAt {
+			if w != 0 && used[w] && (j >= keyAt+4 || j < keyAt) {
 				t.Fatalf("value %d: word %d holds a word of a used key", n, j)
 			}
 		}
-		if g.fresh != [4]uint64{} {
+		if *g.fresh() != [4]uint64{} {
 			t.Fatal("the reseed's bytes were left in the state")
 		}
+	}
+	if [4]uint64(g.w[keyAt:keyAt+4]) != keys[refills*refillEpochs] {
+		t.Fatal("after the last refill the state's key is not ChaCha8's next epoch's")
 	}
 }
 
@@ -128,9 +159,9 @@ func TestGeneratorReseeds(t *testing.T) {
 	s, g := seededSource(t, key)
 	g.refills = 1
 	ref := chacha8(key)
-	for range epochWords {
+	for range refillWords {
 		if s.Uint64() != ref.Uint64() {
-			t.Fatal("the last epoch before a reseed is not ChaCha8's")
+			t.Fatal("the last refill before a reseed is not ChaCha8's")
 		}
 	}
 	if g.refills != 0 {
@@ -140,8 +171,8 @@ func TestGeneratorReseeds(t *testing.T) {
 	if s.Uint64() == ref.Uint64() {
 		t.Fatal("the reseed did not change the key")
 	}
-	if g.refills != reseedEpochs-1 {
-		t.Fatalf("refills = %d after a reseed and a refill, want %d", g.refills, reseedEpochs-1)
+	if g.refills != reseedRefills-1 {
+		t.Fatalf("refills = %d after a reseed and a refill, want %d", g.refills, reseedRefills-1)
 	}
 }
 
@@ -156,7 +187,7 @@ func TestZeroGeneratorReseeds(t *testing.T) {
 	if v := s.Uint64(); v == chacha8([4]uint64{}).Uint64() {
 		t.Fatal("a wiped generator produced the all-zero key's output")
 	}
-	if s.mem.refills != reseedEpochs-1 {
+	if s.mem.refills != reseedRefills-1 {
 		t.Fatalf("a wiped generator was not reseeded: refills %d", s.mem.refills)
 	}
 }
@@ -243,7 +274,7 @@ func TestReseedIgnoresReplacedCryptoRandReader(t *testing.T) {
 		Uint64()
 		Read(b[:])
 	}
-	if s.mem.refills != reseedEpochs-1 {
+	if s.mem.refills != reseedRefills-1 {
 		t.Fatalf("the Buffered did not reseed: refills %d", s.mem.refills)
 	}
 }
@@ -329,7 +360,7 @@ func TestBufferedInt63ZeroesAndMatches(t *testing.T) {
 // 32 bytes from crypto/rand are XORed into the key), and no less than 1 MiB
 // less one refill. The first refill after a reseed leaves the next key in the
 // state, so the output from there on is ChaCha8's for that key, word for
-// word, up to the next reseed; nothing here uses reseedEpochs.
+// word, up to the next reseed; nothing here uses reseedRefills.
 func TestReseedsEveryMiB(t *testing.T) {
 	withoutMix(t)
 	s := Source()
@@ -367,7 +398,7 @@ func TestReseedXorsWholeKey(t *testing.T) {
 				t.Fatalf("reseed %d left word %d of the key as it was, %#x", r, i, k)
 			}
 		}
-		if g.fresh != [4]uint64{} {
+		if *g.fresh() != [4]uint64{} {
 			t.Fatal("the reseed's bytes were left in the state")
 		}
 	}
@@ -393,7 +424,7 @@ func TestReseedingGeneratorIsLeftAlone(t *testing.T) {
 	sh := (*shards.Load())[0]
 	needPage(t, sh != &noShard, "per-P generator page")
 	sh.exhaust() // due for a reseed at its next draw
-	fresh := unsafe.Pointer(&sh.fresh)
+	fresh := unsafe.Pointer(sh.fresh())
 	entered, release := make(chan struct{}), make(chan struct{})
 	var reads atomic.Int32 // reads into the generator's fresh words
 	old := osReader
@@ -430,10 +461,12 @@ func TestReseedingGeneratorIsLeftAlone(t *testing.T) {
 	}
 	close(release)
 	checkDistinct(t, seen, [][]uint64{{<-done}})
-	if sh.busy != 0 || sh.refills != reseedEpochs {
-		t.Fatalf("after the reseed: busy %d, refills %d; want 0, %d", sh.busy, sh.refills, reseedEpochs)
+	// The goroutine that reseeded, back on P 0, refilled the generator and
+	// took the first word.
+	if sh.busy != 0 || sh.refills != reseedRefills-1 || sh.i != 1 {
+		t.Fatalf("after the reseed: busy %d, refills %d, i %d; want 0, %d, 1", sh.busy, sh.refills, sh.i, reseedRefills-1)
 	}
-	if Uint64() == 0 || sh.i != 1 {
+	if Uint64() == 0 || sh.i != 2 {
 		t.Fatalf("the reseeded generator was not used: i = %d", sh.i)
 	}
 }
@@ -462,8 +495,8 @@ func checkAllShards(t *testing.T) {
 // heldNothing reports whether g, noShard or noBuffer, holds no output, no key
 // and no count: nothing ever drew from it.
 func heldNothing(g *generator) bool {
-	return g.w == [len(generator{}.w)]uint64{} && g.i == 0 && g.n == 0 && g.fresh == [4]uint64{} &&
-		g.refills == 0 && g.busy == 0
+	return g.w == [len(generator{}.w)]uint64{} && g.i == 0 && g.n == 0 &&
+		g.refills == 0 && g.mixed == 0 && g.busy == 0
 }
 
 func shardHeldNothing(sh *shard) bool  { return heldNothing(sh) }
@@ -505,34 +538,217 @@ func TestOSReaderFailureEndsProcess(t *testing.T) {
 	}
 }
 
-// TestMixesCryptoRandEverySixteenRefills follows a generator with a known
-// key: its output is ChaCha8's up to the refill at which the reseed
-// countdown is a multiple of mixEpochs, and then differs (16 bytes from
-// crypto/rand went into the key), so that two copies of one state part
-// ways within mixEpochs refills. Control: with the mix off, the same
-// generator stays ChaCha8's.
-func TestMixesCryptoRandEverySixteenRefills(t *testing.T) {
-	for _, off := range []bool{false, true} {
-		key := [4]uint64{21, 22, 23, 24}
-		s, g := seededSource(t, key)
-		mixOff.Store(off)
-		g.refills = 3*mixEpochs + 1 // the 2nd refill from here is mixed
-		ref := chacha8(key)
-		same := 0
-		for s.Uint64() == ref.Uint64() {
-			same++
-			if same > 2*mixEpochs*epochWords {
-				break
+// TestMixesCryptoRandIntoEveryRefill follows a generator through 6 refills,
+// both a Buffered's and a per-P one: the output of each refill differs from
+// ChaCha8's for the key the state held before it from the first word on (16
+// bytes from crypto/rand went into the key), so that two copies of one state
+// share no output past what it held unread. Control: with the mix off, every
+// refill is ChaCha8's for that key.
+func TestMixesCryptoRandIntoEveryRefill(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	Uint64() // makes P 0's generator
+	sh := (*shards.Load())[0]
+	needPage(t, sh != &noShard, "per-P generator page")
+	s := Source()
+	s.Uint64()
+	needPage(t, s.mem != &noBuffer, "generator page")
+	for _, c := range []struct {
+		name string
+		g    *generator
+		draw func() uint64
+	}{{"Buffered", s.mem, s.Uint64}, {"per-P", sh, Uint64}} {
+		for _, off := range []bool{false, true} {
+			mixOff.Store(off)
+			g := c.g
+			for r := range 6 {
+				// Hand out what the state holds, so that the next draw
+				// refills.
+				for g.i < g.n {
+					c.draw()
+				}
+				ref := chacha8([4]uint64(g.w[keyAt : keyAt+4]))
+				same := 0
+				for range refillWords {
+					if c.draw() == ref.Uint64() {
+						same++
+					}
+				}
+				if !off && same != 0 {
+					t.Fatalf("%s: refill %d: %d of its words are ChaCha8's for the key before it", c.name, r, same)
+				}
+				if off && same != refillWords {
+					t.Fatalf("%s: control: with the mix off refill %d has %d of ChaCha8's %d words", c.name, r, same, refillWords)
+				}
+				if *g.fresh() != [4]uint64{} {
+					t.Fatalf("%s: the mixed bytes were left in the state", c.name)
+				}
 			}
 		}
-		if !off && same != epochWords {
-			t.Fatalf("the output left ChaCha8's after %d values, not at the first mixed refill (%d)", same, epochWords)
+		mixOff.Store(false)
+	}
+}
+
+// TestRestoredStateRepeatsOnlyItsUnreadOutput copies a generator's state,
+// as a VM snapshot does, lets it draw 3 refills, writes the copy back and
+// lets it draw again, for a Buffered and a per-P generator, with the state
+// copied at several points of a refill: the second run repeats exactly the
+// words the state held unread at the copy and then nothing of the first,
+// since each refill mixes crypto/rand's current output into its key (here
+// fresh bytes after the restore, as the kernel's are once it has reseeded).
+// Control: with the mix off the second run repeats the first whole.
+func TestRestoredStateRepeatsOnlyItsUnreadOutput(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer mixOff.Store(false)
+	Uint64()
+	sh := (*shards.Load())[0]
+	needPage(t, sh != &noShard, "per-P generator page")
+	s := Source()
+	s.Uint64()
+	needPage(t, s.mem != &noBuffer, "generator page")
+	for _, c := range []struct {
+		name string
+		g    *generator
+		draw func() uint64
+	}{{"Buffered", s.mem, s.Uint64}, {"per-P", sh, Uint64}} {
+		for _, off := range []bool{false, true} {
+			mixOff.Store(off)
+			for _, at := range []int{1, 2, refillWords / 2, refillWords} {
+				// Move to the point of a refill where the copy is taken
+				// (a draw that refills hands out the first word).
+				for c.g.i != uint32(at) || c.g.n == 0 {
+					c.draw()
+				}
+				saved, unread := *c.g, int(c.g.n-c.g.i)
+				run := func() []uint64 {
+					vs := make([]uint64, 3*refillWords)
+					for i := range vs {
+						vs[i] = c.draw()
+					}
+					return vs
+				}
+				first := run()
+				*c.g = saved
+				second := run()
+				if off {
+					if !slices.Equal(first, second) {
+						t.Fatalf("%s, copy at word %d: control: with the mix off the restored state did not repeat its output", c.name, at)
+					}
+					continue
+				}
+				if !slices.Equal(first[:unread], second[:unread]) {
+					t.Fatalf("%s, copy at word %d: the unread words were not handed out again", c.name, at)
+				}
+				seen := make(map[uint64]bool)
+				for _, v := range first {
+					seen[v] = true
+				}
+				for i, v := range second[unread:] {
+					if seen[v] {
+						t.Fatalf("%s, copy at word %d: value %d after the unread ones repeats the first run", c.name, at, unread+i)
+					}
+				}
+			}
 		}
-		if off && same <= 2*mixEpochs*epochWords {
-			t.Fatalf("control: with the mix off the output left ChaCha8's after %d values", same)
+	}
+}
+
+// TestLargeReadReusesOnlyItsOwnMix follows the mixes of crypto/rand's output
+// (counted by a replaced crypto/rand.Reader, which crypto/rand.Read calls)
+// through one Read of 150 refills on a per-P generator: the Read mixes before
+// its first refill, then at least every reuseRefills+1 refills, and before
+// its last refill, which it does not take whole and so leaves output of in
+// the generator. Control: the same bytes read 3 KiB at a time, each Read
+// shorter than a refill, mix before every refill.
+func TestLargeReadReusesOnlyItsOwnMix(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	Uint64()
+	sh := (*shards.Load())[0]
+	needPage(t, sh != &noShard, "per-P generator page")
+	var at []uint32 // the reseed countdown at each mix
+	old := crand.Reader
+	crand.Reader = readerFunc(func(b []byte) (int, error) {
+		if len(b) == 16 {
+			at = append(at, sh.refills)
 		}
-		if g.fresh != [4]uint64{} {
-			t.Fatal("the mixed bytes were left in the state")
+		return old.Read(b)
+	})
+	defer func() { crand.Reader = old }()
+	const size = 150*BufferSize - 100
+	buf := make([]byte, size)
+	for _, piece := range []int{size, 3 << 10} {
+		sh.exhaust()
+		Uint64() // reseeds, refills and takes a word
+		sh.i = sh.n
+		at = at[:0]
+		start := sh.refills
+		for b := buf; len(b) > 0; b = b[min(len(b), piece):] {
+			Read(b[:min(len(b), piece)])
+		}
+		made := start - sh.refills
+		if made != 150 || len(at) == 0 {
+			t.Fatalf("Read in pieces of %d: %d refills and %d mixes, want 150 and some", piece, made, len(at))
+		}
+		if at[0] != start {
+			t.Fatalf("Read in pieces of %d: no mix before the first refill", piece)
+		}
+		if last := at[len(at)-1]; last != sh.refills+1 {
+			t.Fatalf("Read in pieces of %d: the last refill, which leaves output in the generator, was not mixed", piece)
+		}
+		for j := 1; j < len(at); j++ {
+			if gap := at[j-1] - at[j]; gap > reuseRefills+1 || piece < BufferSize && gap != 1 {
+				t.Fatalf("Read in pieces of %d: %d refills between two mixes", piece, gap)
+			}
+		}
+		if piece == size && len(at) > 150/(reuseRefills+1)+2 {
+			t.Fatalf("one Read of %d bytes mixed %d times: it did not reuse its own mix", size, len(at))
+		}
+	}
+}
+
+// TestRestoredStateRepeatsOnlyItsUnreadOutputThroughRead is
+// TestRestoredStateRepeatsOnlyItsUnreadOutput for Reads of 3 refills and a
+// half, which take most refills whole: the first refill of each Read gets
+// fresh bytes, so the second run repeats only the bytes the generator held
+// unread at the copy. Control: with the mix off it repeats the first whole.
+func TestRestoredStateRepeatsOnlyItsUnreadOutputThroughRead(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer mixOff.Store(false)
+	Uint64()
+	sh := (*shards.Load())[0]
+	needPage(t, sh != &noShard, "per-P generator page")
+	for _, off := range []bool{false, true} {
+		mixOff.Store(off)
+		for _, at := range []int{1, refillWords / 2, refillWords} {
+			for sh.i != uint32(at) || sh.n == 0 {
+				Uint64()
+			}
+			saved, unread := *sh, 8*int(sh.n-sh.i)
+			run := func() []byte {
+				b := make([]byte, 3*BufferSize+BufferSize/2)
+				Read(b)
+				return b
+			}
+			first := run()
+			*sh = saved
+			second := run()
+			if off {
+				if !slices.Equal(first, second) {
+					t.Fatalf("copy at word %d: control: with the mix off the restored state did not repeat its output", at)
+				}
+				continue
+			}
+			if !slices.Equal(first[:unread], second[:unread]) {
+				t.Fatalf("copy at word %d: the unread bytes were not handed out again", at)
+			}
+			seen := make(map[uint64]bool)
+			for i := 0; i+8 <= len(first); i += 8 {
+				seen[binary.LittleEndian.Uint64(first[i:])] = true
+			}
+			for i := unread; i+8 <= len(second); i += 8 {
+				if seen[binary.LittleEndian.Uint64(second[i:])] {
+					t.Fatalf("copy at word %d: the word at byte %d after the unread ones repeats the first run", at, i)
+				}
+			}
 		}
 	}
 }
