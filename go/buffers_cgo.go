@@ -51,8 +51,8 @@ type bufMem struct {
 // keepsOutput is false where the randp library reads a VM generation
 // counter (the VMClock device, Linux 6.13+): its threads then compare it
 // before they hand out a byte, so that a clone of a restored VM snapshot
-// repeats nothing, and output kept in a Go-side buffer would escape that
-// check. mapPage then gives no page, and every value is drawn from the
+// repeats nothing after the call in flight, and output kept in a Go-side
+// buffer would escape that check. mapPage then gives no page, and every value is drawn from the
 // library (noBuffer, noShard). Read once, when the package is initialised.
 var keepsOutput = !cVMGenerationReadable()
 
