@@ -113,7 +113,8 @@ func (Unbuffered) Int63() int64 { return int64(Uint64() &^ (1 << 63)) }
 
 // shard is one P's generator. Pinned sections use it freely, except while
 // busy is 1: then a goroutine that is no longer pinned is preparing it (a
-// reseed or a mix: its key, refills and mixed are that goroutine's), and
+// reseed or a mix: its key, the scratch words above it (fresh), refills and
+// mixed are that goroutine's), and
 // the buffer is empty (n == 0), so the fast paths fall through to the slow
 // ones, which load busy atomically and draw from the operating system
 // instead.
@@ -206,7 +207,7 @@ func (sh *shard) ready(reuse bool) (prepared, ok bool) {
 	sh.prepare()
 	// Back on the same P (the usual case), sh is this goroutine's again, and
 	// the caller refills it before it unpins: the fresh bytes make the
-	// output of this call, which a VM snapshot taken since they were read
+	// refill of this call, which a VM snapshot taken since they were read
 	// finds in flight. On another P, the fresh bytes stay in the key but
 	// count for nothing, so that whoever refills sh next reads its own.
 	if again, ok := pinned(procPin()); ok && again == sh {
@@ -260,25 +261,28 @@ func readShort(sh *shard, b []byte) {
 	readDirect(b)
 }
 
-// readDirect fills b from the calling P's generator, pinned for at most
-// readPinnedMax bytes at a time. Output is consumed in whole words: the
+// readDirect fills b from the calling P's generator, in pinned sections
+// that end once they have taken readPinnedMax bytes (so at most
+// readPinnedMax+BufferSize-8 each). Output is consumed in whole words: the
 // bytes of a last word that b does not take are zeroed with it and never
 // handed out.
 //
 // Every refill needs fresh bytes from crypto/rand in its key (see
 // generator.due), so that the copies of a restored VM snapshot share
-// nothing past what the generator held unread, except one case: a refill
-// that this call takes whole, on a generator into whose key this call has
-// put fresh bytes itself, at most reuseRefills refills before, reuses
-// them. Its key descends from this call's fresh bytes (whatever other
-// goroutines did with the generator in between only XORs more into it),
-// so its output differs between the copies, unless this call was in flight
-// at the snapshot: then at most reuseRefills refills of its own output
-// repeat, and nothing it leaves in the generator, since a refill that it
-// does not take whole gets fresh bytes of its own.
+// nothing past one buffer per generator (what it held unread, or what a
+// call in flight was refilling it with), except one case: a refill that
+// this call takes whole, on a generator into whose key this call has put
+// fresh bytes itself, reuses them, as long as one mix serves at most
+// readMixRefills refills of this call. Such a refill's key descends from
+// this call's fresh bytes (whatever other goroutines did with the
+// generator in between only XORs more into it), so its output differs
+// between the copies, unless this call was in flight at the snapshot: then
+// at most readMixRefills refills of its own output repeat, and nothing it
+// leaves in the generator, since a refill that it does not take whole gets
+// fresh bytes of its own.
 func readDirect(b []byte) {
 	// mixedOn is the generator this call has prepared itself, and unmixed
-	// the number of refills it has made of it since.
+	// the number of refills it has made of it since, without fresh bytes.
 	var mixedOn *shard
 	unmixed := 0
 	for len(b) > 0 {
@@ -295,7 +299,7 @@ func readDirect(b []byte) {
 			if i >= n {
 				// The copy below takes a refill whole if b is at least a
 				// refill long.
-				reuse := sh == mixedOn && unmixed < reuseRefills && len(b) >= BufferSize
+				reuse := sh == mixedOn && unmixed+1 < readMixRefills && len(b) >= BufferSize
 				prepared, ok := sh.ready(reuse)
 				if !ok {
 					goto unpinned
@@ -329,10 +333,10 @@ func readDirect(b []byte) {
 	}
 }
 
-// reuseRefills is the number of refills that a Read may make in a row
-// without fresh bytes of their own (see readDirect): 63,488 bytes, the
-// most a call in flight at a VM snapshot may repeat of a direct fill.
-const reuseRefills = 16
+// readMixRefills is the most refills of one Read that one of its mixes
+// serves, the mixed refill included (see readDirect): 63,488 bytes, the
+// most a Read in flight at a VM snapshot may repeat of its own output.
+const readMixRefills = 16
 
 // readDirectMin is the length from which Read fills b in readDirect's
 // pinned pieces rather than from one take of the calling P's generator.

@@ -57,9 +57,10 @@
 // bytes from the operating system are XORed into the key at the start and
 // after every 1 MiB; 16 bytes from crypto/rand.Read (the kernel's vDSO
 // getrandom since Go 1.24) are XORed in before every refill of 3,968
-// bytes, so that once their kernels reseed, clones of a restored VM
-// snapshot repeat no more than their generators held unread, after the
-// call in flight.
+// bytes (a large Read reuses its own mix for up to 63,488 bytes it takes
+// whole), so that once their kernels reseed, clones of a restored VM
+// snapshot repeat no more than one refill per generator, after the call in
+// flight.
 // Where the randp library reads the VMClock device's VM generation counter
 // (Linux 6.13+, root-only by default), a restored clone repeats nothing of
 // its library's output after the call in flight; the cgo path then keeps no

@@ -37,8 +37,9 @@ import (
 // readDirect), 16 bytes from crypto/rand.Read, which since Go 1.24 comes
 // from the kernel's vDSO getrandom where it exists (Linux 6.11+) and so
 // follows the kernel's reseeds: two copies of one generator (a VM snapshot
-// restored twice) share at most the output the state held unread at the
-// copy, once each guest kernel has reseeded. (A refill is four epochs,
+// restored twice) share at most one refill's output, what the state held
+// unread at the copy or the refill a call in flight was making, once each
+// guest kernel has reseeded. (A refill is four epochs,
 // 3,968 bytes, so that the mix costs a few percent per word rather than a
 // fifth.) A crypto/rand.Reader replaced by another package only changes what
 // is mixed in, never weakens the key, which already holds the operating
@@ -90,8 +91,8 @@ type chachaState struct {
 	readLen int        // unused here
 }
 
-// chachaWords is the size of a chachaState in words: a refill's last
-// rand.ChaCha8 value, at w[96:], ends at w[96+chachaWords].
+// chachaWords is the size of a chachaState in words: an epoch's last
+// rand.ChaCha8 value, at w[b+96:], ends at w[b+96+chachaWords].
 const chachaWords = int(unsafe.Sizeof(chachaState{}) / 8)
 
 // generator is one pure-Go generator, in a page of its own.

@@ -546,6 +546,7 @@ func TestOSReaderFailureEndsProcess(t *testing.T) {
 // refill is ChaCha8's for that key.
 func TestMixesCryptoRandIntoEveryRefill(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	t.Cleanup(func() { mixOff.Store(false) })
 	Uint64() // makes P 0's generator
 	sh := (*shards.Load())[0]
 	needPage(t, sh != &noShard, "per-P generator page")
@@ -560,6 +561,7 @@ func TestMixesCryptoRandIntoEveryRefill(t *testing.T) {
 		for _, off := range []bool{false, true} {
 			mixOff.Store(off)
 			g := c.g
+			g.refills = reseedRefills // no reseed in the way of the control
 			for r := range 6 {
 				// Hand out what the state holds, so that the next draw
 				// refills.
@@ -614,7 +616,9 @@ func TestRestoredStateRepeatsOnlyItsUnreadOutput(t *testing.T) {
 			mixOff.Store(off)
 			for _, at := range []int{1, 2, refillWords / 2, refillWords} {
 				// Move to the point of a refill where the copy is taken
-				// (a draw that refills hands out the first word).
+				// (a draw that refills hands out the first word), far
+				// from a reseed, which would part the runs of the control.
+				c.g.refills = reseedRefills
 				for c.g.i != uint32(at) || c.g.n == 0 {
 					c.draw()
 				}
@@ -655,7 +659,7 @@ func TestRestoredStateRepeatsOnlyItsUnreadOutput(t *testing.T) {
 // TestLargeReadReusesOnlyItsOwnMix follows the mixes of crypto/rand's output
 // (counted by a replaced crypto/rand.Reader, which crypto/rand.Read calls)
 // through one Read of 150 refills on a per-P generator: the Read mixes before
-// its first refill, then at least every reuseRefills+1 refills, and before
+// its first refill, then at least every readMixRefills refills, and before
 // its last refill, which it does not take whole and so leaves output of in
 // the generator. Control: the same bytes read 3 KiB at a time, each Read
 // shorter than a refill, mix before every refill.
@@ -695,11 +699,11 @@ func TestLargeReadReusesOnlyItsOwnMix(t *testing.T) {
 			t.Fatalf("Read in pieces of %d: the last refill, which leaves output in the generator, was not mixed", piece)
 		}
 		for j := 1; j < len(at); j++ {
-			if gap := at[j-1] - at[j]; gap > reuseRefills+1 || piece < BufferSize && gap != 1 {
+			if gap := at[j-1] - at[j]; gap > readMixRefills || piece < BufferSize && gap != 1 {
 				t.Fatalf("Read in pieces of %d: %d refills between two mixes", piece, gap)
 			}
 		}
-		if piece == size && len(at) > 150/(reuseRefills+1)+2 {
+		if piece == size && len(at) > 150/readMixRefills+2 {
 			t.Fatalf("one Read of %d bytes mixed %d times: it did not reuse its own mix", size, len(at))
 		}
 	}
@@ -719,6 +723,7 @@ func TestRestoredStateRepeatsOnlyItsUnreadOutputThroughRead(t *testing.T) {
 	for _, off := range []bool{false, true} {
 		mixOff.Store(off)
 		for _, at := range []int{1, refillWords / 2, refillWords} {
+			sh.refills = reseedRefills // far from a reseed, as above
 			for sh.i != uint32(at) || sh.n == 0 {
 				Uint64()
 			}
@@ -750,5 +755,69 @@ func TestRestoredStateRepeatsOnlyItsUnreadOutputThroughRead(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPreparerBackOnAnotherPCountsNoMix makes the goroutine that mixes
+// crypto/rand's output into a per-P generator (unpinned, the generator
+// marked busy) come back on another P: it must leave that generator not
+// busy, empty, and with its mix not counted (mixed 0), so that whoever
+// refills it next reads fresh bytes of its own; otherwise a VM snapshot
+// taken between the mix and that refill would repeat the refill in every
+// clone. The mix's reader sleeps until its goroutine runs on another P;
+// the test fails unless that happens in one of 50 attempts.
+func TestPreparerBackOnAnotherPCountsNoMix(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	procPin()
+	pinSlow() // unpins and makes every P's generator
+	all := *shards.Load()
+	needPage(t, !slices.Contains(all, &noShard), "per-P generator page")
+	var target *shard // the generator being mixed, once the reader moved
+	old := crand.Reader
+	crand.Reader = readerFunc(func(b []byte) (int, error) {
+		if len(b) == 16 && target == nil {
+			var busy *shard
+			for _, sh := range all {
+				if atomic.LoadUint32(&sh.busy) != 0 {
+					busy = sh
+				}
+			}
+			for range 1000 {
+				time.Sleep(10 * time.Microsecond)
+				pid := procPin()
+				procUnpin()
+				if busy != nil && pid < len(all) && all[pid] != busy {
+					target = busy
+					break
+				}
+			}
+		}
+		return old.Read(b)
+	})
+	defer func() { crand.Reader = old }()
+	for attempt := 0; attempt < 50 && target == nil; attempt++ {
+		// Every generator seeded and empty, without fresh bytes: the next
+		// draw mixes.
+		for _, sh := range all {
+			if sh.refills == 0 {
+				sh.refills = reseedRefills
+			}
+			clear(sh.w[sh.i:sh.n])
+			sh.i = sh.n
+		}
+		done := make(chan struct{})
+		go func() { Uint64(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Uint64 did not return in 10 s")
+		}
+	}
+	if target == nil {
+		t.Fatal("in 50 attempts no goroutine came back from a mix on another P")
+	}
+	if target.busy != 0 || target.mixed != 0 || target.i != 0 || target.n != 0 {
+		t.Fatalf("after the preparer came back on another P: busy %d, mixed %d, i %d, n %d; want all 0",
+			target.busy, target.mixed, target.i, target.n)
 	}
 }
