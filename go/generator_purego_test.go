@@ -538,6 +538,33 @@ func TestOSReaderFailureEndsProcess(t *testing.T) {
 	}
 }
 
+// drawCase is a generator and the call that draws one word from it.
+type drawCase struct {
+	name string
+	g    *generator
+	draw func() uint64
+}
+
+// bothGenerators sets GOMAXPROCS to 1 until t ends, so that every
+// package-level draw uses P 0's generator, and the mix of crypto/rand's
+// output back on when t ends; it returns a new Buffered's generator and P
+// 0's, both seeded, each with the call that draws from it.
+func bothGenerators(t *testing.T) []drawCase {
+	t.Helper()
+	procs := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() {
+		runtime.GOMAXPROCS(procs)
+		mixOff.Store(false)
+	})
+	Uint64()
+	sh := (*shards.Load())[0]
+	needPage(t, sh != &noShard, "per-P generator page")
+	s := Source()
+	s.Uint64()
+	needPage(t, s.mem != &noBuffer, "generator page")
+	return []drawCase{{"Buffered", s.mem, s.Uint64}, {"per-P", sh, Uint64}}
+}
+
 // TestMixesCryptoRandIntoEveryRefill follows a generator through 6 refills,
 // both a Buffered's and a per-P one: the output of each refill differs from
 // ChaCha8's for the key the state held before it from the first word on (16
@@ -545,19 +572,7 @@ func TestOSReaderFailureEndsProcess(t *testing.T) {
 // share no output past what it held unread. Control: with the mix off, every
 // refill is ChaCha8's for that key.
 func TestMixesCryptoRandIntoEveryRefill(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	t.Cleanup(func() { mixOff.Store(false) })
-	Uint64() // makes P 0's generator
-	sh := (*shards.Load())[0]
-	needPage(t, sh != &noShard, "per-P generator page")
-	s := Source()
-	s.Uint64()
-	needPage(t, s.mem != &noBuffer, "generator page")
-	for _, c := range []struct {
-		name string
-		g    *generator
-		draw func() uint64
-	}{{"Buffered", s.mem, s.Uint64}, {"per-P", sh, Uint64}} {
+	for _, c := range bothGenerators(t) {
 		for _, off := range []bool{false, true} {
 			mixOff.Store(off)
 			g := c.g
@@ -599,19 +614,7 @@ func TestMixesCryptoRandIntoEveryRefill(t *testing.T) {
 // fresh bytes after the restore, as the kernel's are once it has reseeded).
 // Control: with the mix off the second run repeats the first whole.
 func TestRestoredStateRepeatsOnlyItsUnreadOutput(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	defer mixOff.Store(false)
-	Uint64()
-	sh := (*shards.Load())[0]
-	needPage(t, sh != &noShard, "per-P generator page")
-	s := Source()
-	s.Uint64()
-	needPage(t, s.mem != &noBuffer, "generator page")
-	for _, c := range []struct {
-		name string
-		g    *generator
-		draw func() uint64
-	}{{"Buffered", s.mem, s.Uint64}, {"per-P", sh, Uint64}} {
+	for _, c := range bothGenerators(t) {
 		for _, off := range []bool{false, true} {
 			mixOff.Store(off)
 			for _, at := range []int{1, 2, refillWords / 2, refillWords} {
