@@ -39,11 +39,11 @@ import (
 // follows the kernel's reseeds: two copies of one generator (a VM snapshot
 // restored twice) share at most one refill's output, what the state held
 // unread at the copy or the refill a call in flight was making, once each
-// guest kernel has reseeded. (A refill is four epochs,
-// 3,968 bytes, so that the mix costs a few percent per word rather than a
-// fifth.) A crypto/rand.Reader replaced by another package only changes what
-// is mixed in, never weakens the key, which already holds the operating
-// system's bytes.
+// guest kernel has reseeded. (A refill is four epochs, 3,968 bytes, so that
+// the mix costs a few percent per word rather than a fifth.) A
+// crypto/rand.Reader replaced by another package only changes what is mixed
+// in, never weakens the key, which already holds the operating system's
+// bytes.
 //
 // The block function is math/rand/v2's (internal/chacha8rand, assembly on
 // amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
@@ -144,7 +144,8 @@ func (g *generator) chachaAt(k int) (*rand.ChaCha8, *chachaState) {
 // refill runs refillEpochs epochs of ChaCha8Rand, the first under the key
 // in w[keyAt:keyAt+4]: w[0:refillWords] becomes output and w[keyAt:keyAt+4]
 // the next key, and no key that made output is anywhere. It leaves i = 0
-// and n = refillWords. g must be ready (!g.due()).
+// and n = refillWords. g must be ready (!g.due()), or, for a refill that
+// readDirect takes whole after its own mix, need no reseed.
 func (g *generator) refill() {
 	raceRead(&g.race, &g.refills)
 	raceWrite(&g.race, &g.refills)
