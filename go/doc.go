@@ -56,9 +56,10 @@
 // by 32 bytes of it that are never handed out before any of it is, and 32
 // bytes from the operating system are XORed into the key at the start and
 // after every 1 MiB; 16 bytes from crypto/rand.Read (the kernel's vDSO
-// getrandom since Go 1.24) are XORed in before every refill of 3,968
-// bytes (a large Read reuses its own mix for up to 63,488 bytes it takes
-// whole), so that once their kernels reseed, clones of a restored VM
+// getrandom since Go 1.24; the operating system's source while
+// crypto/rand.Reader is replaced, which is never read) are XORed in before
+// every refill of 3,968 bytes (a large Read reuses its own mix for up to
+// 63,488 bytes it takes whole), so that once their kernels reseed, clones of a restored VM
 // snapshot repeat no more than one refill per generator, after the call in
 // flight.
 // Where the randp library reads the VMClock device's VM generation counter

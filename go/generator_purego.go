@@ -8,7 +8,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -40,10 +42,9 @@ import (
 // restored twice) share at most one refill's output, what the state held
 // unread at the copy or the refill a call in flight was making, once each
 // guest kernel has reseeded. (A refill is four epochs, 3,968 bytes, so that
-// the mix costs a few percent per word rather than a fifth.) A
-// crypto/rand.Reader replaced by another package only changes what is mixed
-// in, never weakens the key, which already holds the operating system's
-// bytes.
+// the mix costs a few percent per word rather than a fifth.) While
+// crypto/rand.Reader is replaced by another reader, the mix reads the
+// operating system's source as seeds do (goReader), never the replacement.
 //
 // The block function is math/rand/v2's (internal/chacha8rand, assembly on
 // amd64, arm64, loong64 and riscv64), reached through rand.ChaCha8.Uint64: no
@@ -251,20 +252,47 @@ func (g *generator) reseed() {
 }
 
 // mixKernel XORs 16 bytes from crypto/rand.Read into the first half of g's
-// key; they pass through g.fresh, in the page, which is zeroed after.
+// key; they pass through g.fresh, in the page, which is zeroed after. While
+// crypto/rand.Reader is not Go's own (goReader), they come from the
+// operating system's source instead (readOS).
 func (g *generator) mixKernel() {
 	fresh := g.fresh()
 	raceWrite(&g.race, fresh)
-	// SAFETY: fresh is 32 writable bytes in the page, with no Go pointers;
-	// crypto/rand.Read never returns short (it ends the process if the
-	// operating system fails it).
-	crand.Read(unsafe.Slice((*byte)(unsafe.Pointer(fresh)), 16))
+	if goReader != nil && crand.Reader == goReader {
+		// SAFETY: fresh is 32 writable bytes in the page, with no Go
+		// pointers; crypto/rand.Read never returns short (it ends the
+		// process if the operating system fails it).
+		crand.Read(unsafe.Slice((*byte)(unsafe.Pointer(fresh)), 16))
+	} else {
+		readOS(unsafe.Pointer(fresh), 16)
+	}
 	raceTake(&g.race, fresh)
 	raceRead(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	raceWrite(&g.race, (*[4]uint64)(g.w[keyAt:]))
 	g.w[keyAt] ^= fresh[0]
 	g.w[keyAt+1] ^= fresh[1]
 	clear(fresh[:])
+}
+
+// goReader is crypto/rand.Reader as Go sets it, or nil when a package
+// initialised before this one had replaced it. crypto/rand.Read reads any
+// reader put in its place and ends the process if that reader fails, as a
+// test's fixture that runs out does; mixKernel calls it only while
+// crypto/rand.Reader is still Go's own, whose output follows the kernel's
+// reseeds.
+var goReader = goOwnReader(crand.Reader)
+
+// goOwnReader is r if its type is one of Go's crypto packages' (the
+// default crypto/rand.Reader), else nil.
+func goOwnReader(r io.Reader) io.Reader {
+	t := reflect.TypeOf(r)
+	if t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || !strings.HasPrefix(t.PkgPath(), "crypto/") {
+		return nil
+	}
+	return r
 }
 
 // mixOff switches the mix of crypto/rand's output off, for the tests that

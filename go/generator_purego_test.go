@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -672,14 +673,11 @@ func TestLargeReadReusesOnlyItsOwnMix(t *testing.T) {
 	sh := (*shards.Load())[0]
 	needPage(t, sh != &noShard, "per-P generator page")
 	var at []uint32 // the reseed countdown at each mix
-	old := crand.Reader
-	crand.Reader = readerFunc(func(b []byte) (int, error) {
+	hookMix(t, func(b []byte) {
 		if len(b) == 16 {
 			at = append(at, sh.refills)
 		}
-		return old.Read(b)
 	})
-	defer func() { crand.Reader = old }()
 	const size = 150*BufferSize - 100
 	buf := make([]byte, size)
 	for _, piece := range []int{size, 3 << 10} {
@@ -776,8 +774,7 @@ func TestPreparerBackOnAnotherPCountsNoMix(t *testing.T) {
 	all := *shards.Load()
 	needPage(t, !slices.Contains(all, &noShard), "per-P generator page")
 	var target *shard // the generator being mixed, once the reader moved
-	old := crand.Reader
-	crand.Reader = readerFunc(func(b []byte) (int, error) {
+	hookMix(t, func(b []byte) {
 		if len(b) == 16 && target == nil {
 			var busy *shard
 			for _, sh := range all {
@@ -795,9 +792,7 @@ func TestPreparerBackOnAnotherPCountsNoMix(t *testing.T) {
 				}
 			}
 		}
-		return old.Read(b)
 	})
-	defer func() { crand.Reader = old }()
 	for attempt := 0; attempt < 50 && target == nil; attempt++ {
 		// Every generator seeded and empty, without fresh bytes: the next
 		// draw mixes.
@@ -822,5 +817,74 @@ func TestPreparerBackOnAnotherPCountsNoMix(t *testing.T) {
 	if target.busy != 0 || target.mixed != 0 || target.i != 0 || target.n != 0 {
 		t.Fatalf("after the preparer came back on another P: busy %d, mixed %d, i %d, n %d; want all 0",
 			target.busy, target.mixed, target.i, target.n)
+	}
+}
+
+// hookReader is a crypto/rand.Reader that calls see with each buffer it
+// fills from Go's own reader.
+type hookReader struct {
+	see func([]byte)
+	own io.Reader
+}
+
+func (h *hookReader) Read(b []byte) (int, error) {
+	n, err := h.own.Read(b)
+	h.see(b)
+	return n, err
+}
+
+// hookMix replaces crypto/rand.Reader, until t ends, with a hookReader
+// that calls see, and has the mix read it as it reads Go's own (goReader):
+// so a test sees every mix.
+func hookMix(t *testing.T, see func([]byte)) *hookReader {
+	t.Helper()
+	own, goOwn := crand.Reader, goReader
+	h := &hookReader{see, own}
+	crand.Reader, goReader = h, h
+	t.Cleanup(func() { crand.Reader, goReader = own, goOwn })
+	return h
+}
+
+// TestMixReadsNoReplacedReader replaces crypto/rand.Reader with a reader
+// that counts its reads (and passes them on to Go's own): every refill of a
+// Buffered's and a per-P generator still mixes (its first word is not
+// ChaCha8's for the key before it), and none reads the replacement, which
+// crypto/rand.Read would read and, were it a test's fixture that runs out,
+// end the process over. Control: with goReader taken to be the replacement,
+// as without the check, the refills read it.
+func TestMixReadsNoReplacedReader(t *testing.T) {
+	own := crand.Reader
+	var reads atomic.Int64
+	counting := hookMix(t, func([]byte) { reads.Add(1) })
+	if goOwnReader(own) == nil || goOwnReader(counting) != nil {
+		t.Fatalf("goOwnReader(%T) = %v, goOwnReader(%T) = %v; want Go's own reader recognised, the replacement not",
+			own, goOwnReader(own), counting, goOwnReader(counting))
+	}
+	for _, control := range []bool{false, true} {
+		// crypto/rand.Reader is the counting reader; the mix reads it only
+		// when goReader names it (the control).
+		goReader = goOwnReader(own)
+		if control {
+			goReader = counting
+		}
+		for _, c := range bothGenerators(t) {
+			g, before := c.g, reads.Load()
+			g.refills = reseedRefills // no reseed in the way
+			const refills = 4
+			for r := range refills {
+				for g.i < g.n {
+					c.draw()
+				}
+				if c.draw() == chacha8([4]uint64(g.w[keyAt:keyAt+4])).Uint64() {
+					t.Fatalf("%s: refill %d did not mix", c.name, r)
+				}
+			}
+			switch reads := reads.Load() - before; {
+			case !control && reads != 0:
+				t.Fatalf("%s: %d refills read the replaced crypto/rand.Reader %d times", c.name, refills, reads)
+			case control && reads < refills:
+				t.Fatalf("%s: control: %d refills read the reader goReader names %d times, not once each", c.name, refills, reads)
+			}
+		}
 	}
 }
