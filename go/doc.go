@@ -30,7 +30,7 @@
 // Unbuffered source are safe for concurrent use by any number of
 // goroutines. A Buffered (what Source returns) is not: like every math/rand
 // source, and like the rand.Rand around it, it must be used by one goroutine
-// at a time.
+// at a time; two drawing at once can be handed the same value, or zeros.
 //
 // # Two paths, one API
 //
@@ -71,7 +71,8 @@
 //
 // # Seeds
 //
-// Neither path can be seeded, not even through crypto/rand. On Linux both
+// Neither path can be seeded, not even through crypto/rand: the sources'
+// Seed methods, which math/rand's Rand.Seed calls, panic. On Linux both
 // read getrandom(2) themselves (the cgo path in the randp library, the
 // pure-Go path through a system call of its own), and on Windows the pure-Go
 // path calls ProcessPrng itself, so neither a program or package that

@@ -16,9 +16,12 @@ const seedPanic = "randp: Seed called on a randp source, which cannot be seeded:
 // pure-Go path it is a ChaCha8 generator of its own with fast key erasure
 // (see Implementation).
 //
-// A Buffered is not safe for concurrent use (like every math/rand source);
-// give each goroutine its own, or use the package-level functions, which are
-// safe for concurrent use. The zero value is ready to use.
+// A Buffered is not safe for concurrent use (like every math/rand source):
+// two goroutines drawing from one at once can both be handed the same value,
+// or zeros (a value's bytes are zeroed as it is handed out), which as a key
+// or a nonce is no secret at all; the race detector (go test -race) reports
+// such use. Give each goroutine its own, or use the package-level functions,
+// which are safe for concurrent use. The zero value is ready to use.
 //
 // A copy of a Buffered is a new source: however it is made (an assignment,
 // append growing a slice of structs that hold one, slices.Clone, copy), its
@@ -35,9 +38,9 @@ const seedPanic = "randp: Seed called on a randp source, which cannot be seeded:
 // The buffer lives outside the Go heap, in memory that a forked child finds
 // zeroed (on Linux; see the package documentation), and is zeroed and
 // returned to the package when no Buffered holding it is reachable. The
-// package keeps at most maxSourcePages such buffers at a time (4 MiB on the
-// cgo path): a Buffered that finds none free draws through the package-level
-// functions instead, with the same guarantees, at their cost per value. For
+// package keeps at most 1,024 such buffers at a time (4 MiB): a Buffered
+// that finds none free draws through the package-level functions instead,
+// with the same guarantees, at their cost per value. For
 // a value here and there, as in a source made per request, the package-level
 // functions (Uint64, IntN, N, Read, ...) cost less than a new source, whose
 // first value pays for getting and filling a buffer.
@@ -77,7 +80,8 @@ func (*noCopy) Unlock() {}
 
 // Source returns a new Buffered source, for use as
 // rand.New(randp.Source()) with math/rand or math/rand/v2.
-// It is not safe for concurrent use.
+// It is not safe for concurrent use, and cannot be seeded: its Seed method,
+// which math/rand's Rand.Seed calls, panics.
 func Source() *Buffered { return new(Buffered) }
 
 // own returns s's buffer. A Buffered that has none (a new one) or holds
