@@ -10,7 +10,7 @@
 #   make test-c-install  install into a temporary prefix, build with pkg-config, uninstall
 #   make test-c-dlopen   librandp.so stays loaded after dlclose while a thread that drew from it runs
 #   make test-c-panic    a panic inside the library aborts with its message, never returning into C
-#   make install         PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
+#   make install         copy what make staticlib built under PREFIX=/usr/local (DESTDIR, LIBDIR, INCLUDEDIR honoured)
 #   make uninstall       remove what make install put there (same variables)
 #   make go-lib          rebuild the Go module's prebuilt objects go/lib/linux_{amd64,arm64}/*.syso (pinned Rust)
 #   make go-lib-objects  the objects, INPUTS.sha256 and SHA256SUMS from staticlib builds (run by go-lib)
@@ -140,11 +140,18 @@ test-c-dlopen: staticlib
 	$(C_BUILD)/dlopen_dlclose $(abspath build/librandp.so.0)
 
 # Install into a temporary prefix and build with pkg-config, statically
-# (`pkg-config --static`, -static) and dynamically.
+# (`pkg-config --static`, -static) and dynamically. The install runs with
+# root's PATH under sudo, which has no cargo; the control, an install whose
+# library is missing, must fail and install nothing.
 test-c-install: staticlib
 	@command -v pkg-config >/dev/null || (apt-get update && apt-get install -y pkg-config)
 	@rm -rf $(C_BUILD)/prefix
-	$(MAKE) --no-print-directory install PREFIX=$(abspath $(C_BUILD)/prefix)
+	@if $(MAKE) --no-print-directory install PREFIX=$(abspath $(C_BUILD)/prefix) \
+		INSTALL_FROM="$(STATICLIB) $(abspath $(C_BUILD))/no-such-librandp.so" 2>/dev/null; then \
+		echo "test-c-install: make install went on without a library to install" >&2; exit 1; fi
+	@[ ! -e $(C_BUILD)/prefix ] || { echo "test-c-install: a failed make install left files" >&2; exit 1; }
+	@echo "test-c-install: make install with a library missing fails and installs nothing"
+	env PATH=/usr/sbin:/usr/bin:/sbin:/bin $(MAKE) --no-print-directory install PREFIX=$(abspath $(C_BUILD)/prefix)
 	CC="$(CC)" scripts/test-c-install.sh $(abspath $(C_BUILD)/prefix) $(C_TEST_SRC)/test_randp.c $(CRATE_VERSION)
 	$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(C_BUILD)/prefix)
 	@left=$$(find $(C_BUILD)/prefix -type f -o -type l); if [ -n "$$left" ]; then \
@@ -152,8 +159,13 @@ test-c-install: staticlib
 	@echo "test-c-install: make uninstall removed every installed file"
 
 # The shared library is installed as librandp.so.$(CRATE_VERSION) with the
-# links librandp.so.0 (its SONAME) and librandp.so (for -lrandp).
-install: staticlib
+# links librandp.so.0 (its SONAME) and librandp.so (for -lrandp). install
+# builds nothing: it copies what `make staticlib` left in build/, so that
+# `sudo make install` needs no cargo on root's PATH.
+INSTALL_FROM = $(STATICLIB) $(RELEASE_DIR)/librandp.so
+install:
+	@for f in $(INSTALL_FROM); do [ -f "$$f" ] || { \
+		echo "make install: $$f is missing: run make staticlib first (as yourself, not as root)" >&2; exit 1; }; done
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 0644 include/randp.h $(DESTDIR)$(INCLUDEDIR)/randp.h
 	install -m 0644 $(STATICLIB) $(DESTDIR)$(LIBDIR)/librandp.a
