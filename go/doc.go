@@ -61,7 +61,12 @@
 // every refill of 3,968 bytes (a large Read reuses its own mix for up to
 // 63,488 bytes it takes whole), so that once their kernels reseed, clones of a restored VM
 // snapshot repeat no more than one refill per generator, after the call in
-// flight.
+// flight. The generator lays rand.ChaCha8 values over memory of its own,
+// whose unexported layout the package checks against the running Go
+// release as it is initialised (Go 1.22 to 1.26 share it): should a later
+// release change it, a pure-Go binary panics at start-up, naming the
+// release, rather than run a generator it does not know; a newer randp then
+// supports it.
 // Where the randp library reads the VMClock device's VM generation counter
 // (Linux 6.13+, root-only by default), a restored clone repeats nothing of
 // its library's output after the call in flight; the cgo path then keeps no

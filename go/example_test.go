@@ -92,3 +92,12 @@ func ExampleFloat64() {
 	fmt.Println(jitter >= 0.9 && jitter < 1.1, height > 0)
 	// Output: true true
 }
+
+// Implementation says which path the binary took: "cgo" (the randp
+// library, the default on linux/amd64 and linux/arm64 with cgo) or "purego"
+// (without cgo, with the build tag randp_purego, or anywhere else).
+func ExampleImplementation() {
+	impl := randp.Implementation()
+	fmt.Println(impl == "cgo" || impl == "purego")
+	// Output: true
+}
