@@ -44,7 +44,7 @@ for p in "${peers[@]}"; do
 	if [ -n "$peers_dir" ] && [ -d "$peers_dir/$name" ]; then
 		rm -rf "${dest:?}/$name"
 		ln -sfn "$(cd "$peers_dir/$name" && pwd)" "$dest/$name"
-		echo "$name available $peers_dir/$name, a snapshot of $url@$commit" >>"$status"
+		echo "$name available a snapshot of $url@$commit" >>"$status"
 	elif [ -d "$dest/$name" ] && [ ! -L "$dest/$name" ]; then
 		echo "$name available $url@$commit (cloned earlier)" >>"$status"
 	elif clone_peer "$name" "$url" "$commit" "$sub" 2>/dev/null; then

@@ -208,7 +208,7 @@ bench-rust-build:
 
 bench-sweeps:
 	mkdir -p $(BENCH_DIR)
-	bash -o pipefail -c 'CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion/sweeps $(SWEEP_ENV) $(CARGO_BENCH) --bench sweep 2>&1 \
+	bash -o pipefail -c 'CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion/sweeps $(SWEEP_ENV) $(CARGO_BENCH) --quiet --bench sweep 2>&1 \
 		| tee $(BENCH_DIR)/sweep.txt'
 
 num-blocks reseed-countdown:

@@ -186,17 +186,6 @@ func syscallSummary(out string) string {
 	return "verified in this run by benches/go's seccomp test: " + strings.Join(lines, "; ") + "."
 }
 
-// peerSource is where a peer's source came from as the report names it:
-// the upstream repository and commit, without the local folder it was read
-// from ("../peers/x, a snapshot of URL@commit" -> "a snapshot of URL@commit"),
-// which means nothing to a reader of the report.
-func peerSource(from string) string {
-	if local, rest, ok := strings.Cut(from, ", "); ok && !strings.Contains(local, "://") {
-		return rest
-	}
-	return from
-}
-
 // hasFlags reports whether the run's CPU has every flag of a backend, from
 // the flags randp's dispatch reads (data/run.toml's backend_flags).
 func (r *report) hasFlags(flags []string) bool {

@@ -50,7 +50,7 @@ func init() {
 			return m
 		},
 		// Names and references.
-		"cShort": cShortOr, "peerSource": peerSource, "refCells": refCells, "findRef": findRef,
+		"cShort": cShortOr, "refCells": refCells, "findRef": findRef,
 		"hasRefs": func(group string) bool {
 			return slices.ContainsFunc(contestants.Rows[group], func(k string) bool { return contestants.C[k].Ref[group] != "" })
 		},
