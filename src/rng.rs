@@ -4,15 +4,23 @@ use core::convert::Infallible;
 use rand_core::{TryCryptoRng, TryRng};
 
 /// A handle to the calling thread's randp generator, for code written against
-/// the `rand_core` traits (and so usable with `rand`'s `RngExt` methods).
+/// the `rand_core` traits.
+///
+/// It implements rand_core 0.10's `TryRng` and `TryCryptoRng` with
+/// `Error = Infallible`, and so `Rng` and `CryptoRng`: it works with rand
+/// 0.10 (`RngExt`'s methods), not with rand 0.9 or earlier, whose `RngCore`
+/// is another trait. The crate re-exports that rand_core as
+/// `randp::rand_core`, so no dependency of your own is needed.
 ///
 /// It is zero-sized, `Copy`, and holds no state: every call goes to the
-/// thread-local generator, exactly like the free functions. There is no way
-/// to seed it.
+/// thread-local generator through [`u32`](crate::u32), [`u64`](crate::u64)
+/// or [`fill_bytes`](crate::fill_bytes), with their contract (safe from any
+/// thread and from a signal handler; the process aborts if the OS entropy
+/// source fails). There is no way to seed it.
 ///
 /// # Examples
 /// ```
-/// use rand_core::Rng;
+/// use randp::rand_core::Rng;
 ///
 /// let mut rng = randp::Randp;
 /// let x = rng.next_u64();
@@ -26,16 +34,23 @@ pub struct Randp;
 impl TryRng for Randp {
     type Error = Infallible;
 
+    /// [`randp::u32`](crate::u32). Never returns `Err`: safe from any
+    /// thread and from a signal handler, and the process aborts if the OS
+    /// entropy source fails ([Panics and aborts](crate#panics-and-aborts)).
     #[inline]
     fn try_next_u32(&mut self) -> Result<u32, Infallible> {
         Ok(crate::u32())
     }
 
+    /// [`randp::u64`](crate::u64). Never returns `Err`, as
+    /// [`try_next_u32`](Self::try_next_u32).
     #[inline]
     fn try_next_u64(&mut self) -> Result<u64, Infallible> {
         Ok(crate::u64())
     }
 
+    /// [`randp::fill_bytes`](crate::fill_bytes): an empty `dst` does
+    /// nothing. Never returns `Err`, as [`try_next_u32`](Self::try_next_u32).
     #[inline]
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
         crate::fill_bytes(dst);
