@@ -62,12 +62,21 @@
 //! never weaker ([`uses_userspace_generator`]).
 //!
 //! # Threads and signals
-//! No lock is taken on any path. A call made from a signal handler that
-//! interrupted a randp call on the same thread reads the OS directly, so the
-//! two never return the same bytes. A thread's state is zeroed and unmapped
-//! when the thread exits. No draw allocates or locks, a thread's first one
-//! included, so randp may be called from a signal handler on glibc (see
-//! SECURITY.md for the exact conditions).
+//! Every draw may be made from any thread and from a signal handler. On
+//! Linux randp takes no lock and allocates nothing on any path, a thread's
+//! first draw included, with one exception on glibc: if more than 32
+//! pthread keys existed before randp was loaded, glibc allocates the block
+//! for randp's key during each thread's first draw (musl never does), so
+//! that draw must not be made in a handler that interrupted `malloc`. A
+//! call made from a signal handler that interrupted a randp call on the
+//! same thread reads the OS directly, so the two never return the same
+//! bytes; a handler that never returns into the interrupted call
+//! (`siglongjmp`) leaves that thread reading the OS for all its later
+//! draws. A thread's state is zeroed and unmapped when the thread exits;
+//! draws made on the thread after that (in later destructors) read the OS.
+//! [SECURITY.md] has the exact conditions.
+//!
+//! [SECURITY.md]: https://github.com/randp/randp/blob/main/SECURITY.md
 //!
 //! # Panics and aborts
 //! Nothing here panics. The first draw of the process blocks until the
