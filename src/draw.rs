@@ -7,10 +7,17 @@ use crate::keystream;
 use crate::prefault;
 use crate::thread_state::{self, with_generator};
 
-/// Fills `dst` with unpredictable bytes.
+/// Fills `dst` with unpredictable bytes. An empty `dst` does nothing (no
+/// state is touched and the OS is not read).
 ///
-/// Never fails and never returns predictable bytes: if the OS entropy source
-/// fails when randp needs to (re)seed, the process is aborted with a message.
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)).
+///
+/// # Aborts
+/// If the OS entropy source fails when randp reads it (to seed or reseed a
+/// thread's state, or for a call served by the OS directly), the process
+/// aborts with a message rather than return predictable bytes ([Panics and
+/// aborts](crate#panics-and-aborts)).
 ///
 /// # Examples
 /// ```
@@ -77,6 +84,11 @@ fn bytes_slow<const N: usize>() -> [u8; N] {
 
 /// Returns a uniform random `u8`.
 ///
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)). Never fails: if the OS entropy
+/// source fails, the process aborts with a message ([Panics and
+/// aborts](crate#panics-and-aborts)).
+///
 /// ```
 /// let _byte: u8 = randp::u8();
 /// ```
@@ -86,6 +98,11 @@ pub fn u8() -> u8 {
 }
 
 /// Returns a uniform random `u16`.
+///
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)). Never fails: if the OS entropy
+/// source fails, the process aborts with a message ([Panics and
+/// aborts](crate#panics-and-aborts)).
 ///
 /// ```
 /// let _x: u16 = randp::u16();
@@ -97,6 +114,11 @@ pub fn u16() -> u16 {
 
 /// Returns a uniform random `u32`.
 ///
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)). Never fails: if the OS entropy
+/// source fails, the process aborts with a message ([Panics and
+/// aborts](crate#panics-and-aborts)).
+///
 /// ```
 /// let _x: u32 = randp::u32();
 /// ```
@@ -106,6 +128,11 @@ pub fn u32() -> u32 {
 }
 
 /// Returns a uniform random `u64`.
+///
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)). Never fails: if the OS entropy
+/// source fails, the process aborts with a message ([Panics and
+/// aborts](crate#panics-and-aborts)).
 ///
 /// ```
 /// let _x: u64 = randp::u64();
@@ -119,6 +146,11 @@ pub fn u64() -> u64 {
 ///
 /// A `bound` of 0 or 1 returns 0, as planet36/randp's `randp_lt_u32` and
 /// `arc4random_uniform` do.
+///
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)). Never fails: if the OS entropy
+/// source fails, the process aborts with a message ([Panics and
+/// aborts](crate#panics-and-aborts)).
 ///
 /// ```
 /// let die = randp::lt_u32(6) + 1;
@@ -158,6 +190,11 @@ fn lt_u32_slow(bound: u32, m: Option<u64>) -> u32 {
 /// Returns a uniform random `u64` in `[0, bound)`, without modulo bias.
 ///
 /// A `bound` of 0 or 1 returns 0, like [`lt_u32`].
+///
+/// Safe from any thread and from a signal handler ([Threads and
+/// signals](crate#threads-and-signals)). Never fails: if the OS entropy
+/// source fails, the process aborts with a message ([Panics and
+/// aborts](crate#panics-and-aborts)).
 ///
 /// ```
 /// assert!(randp::lt_u64(1 << 40) < 1 << 40);

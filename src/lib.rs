@@ -79,11 +79,22 @@
 //! [SECURITY.md]: https://github.com/randp/randp/blob/main/SECURITY.md
 //!
 //! # Panics and aborts
-//! Nothing here panics. The first draw of the process blocks until the
-//! kernel's entropy pool is initialised, as getrandom(2) does. If getrandom(2)
-//! fails (any error but EINTR: ENOSYS, EPERM under seccomp, …), randp writes a
-//! message to stderr and aborts the process rather than return predictable
-//! bytes; it never reads /dev/urandom or any other file.
+//! Nothing here panics, and no draw returns an error. On Linux the first
+//! draw of the process blocks until the kernel's entropy pool is
+//! initialised, as getrandom(2) does. If the OS entropy source fails, randp
+//! writes `randp: the OS entropy source failed (…); aborting rather than
+//! output predictable bytes` to stderr and ends the process rather than
+//! return predictable bytes; there is no weaker fallback.
+//! - Linux: getrandom(2), or the vDSO's getrandom, fails with any error but
+//!   EINTR (which is retried): ENOSYS, EPERM under seccomp, …. randp makes
+//!   one write(2) to fd 2, then calls abort(3) (SIGABRT), both safe in a
+//!   signal handler. It never reads /dev/urandom or any other file. It also
+//!   aborts, with a message of its own, if rt_sigprocmask(2) fails where it
+//!   blocks signals around a keystream call.
+//! - Windows: ProcessPrng fails (documented never to fail on Windows 10 and
+//!   later). randp makes one WriteFile to the standard error handle, then
+//!   ends the process with `__fastfail` (exit status 0xC0000409; no
+//!   exception handler runs), as `std::process::abort` does.
 //!
 //! # C and Go
 //! The C library (`capi/` in the repository, `include/randp.h`) and the Go
