@@ -225,10 +225,24 @@ fn lt_u64_slow(bound: u64, m: Option<u128>) -> u64 {
     }
 }
 
-/// Whether the calling thread draws from its userspace generator (`true`),
-/// or reads the OS for every call (`false`) because the kernel does not
-/// honour MADV_WIPEONFORK (Linux before 4.14, some emulators). Both are
-/// secure; the second is slower. Diagnostic only.
+/// Whether a draw made now, at this point of the calling thread, comes
+/// from the thread's userspace generator (`true`) or reads the OS
+/// (`false`). Both are secure; the second is slower. Diagnostic only.
+///
+/// It returns `false` in any of these cases:
+/// - the kernel's wipe of the state on fork cannot be verified
+///   (MADV_WIPEONFORK not honoured: Linux before 4.14, some emulators, a
+///   seccomp filter that fakes it, no /proc); then no thread keeps a state;
+/// - no state could be mapped for this thread (no memory, or no release at
+///   thread exit could be arranged);
+/// - it is called in a signal handler that interrupted a randp call on this
+///   thread, or after such a handler left a randp call with `siglongjmp`;
+/// - the thread is exiting and its state was released (a later pthread key
+///   destructor or TLS callback).
+///
+/// Like a draw, it maps the thread's state if the thread has none yet
+/// (locked in memory where the limit allows), and may lock the state's
+/// extension; it is safe wherever a draw is.
 ///
 /// ```
 /// println!("userspace generator: {}", randp::uses_userspace_generator());
