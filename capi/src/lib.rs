@@ -1,6 +1,6 @@
 //! randp's C library: planet36/randp's functions, plus the entry points the
-//! Go module calls, over the `randp` crate. Every function here is safe to call
-//! from any thread, at any time.
+//! Go module calls, over the `randp` crate. Every function here is safe to
+//! call from any thread and from a signal handler, as the crate's draws are.
 //!
 //! The library is `no_std` and built with `panic = "abort"`: it links nothing
 //! but libc (no libgcc_s, no unwinder), and nothing in it unwinds into C or
@@ -42,8 +42,13 @@ fn fatal(msg: &[u8]) -> ! {
 /// `n == 0` does nothing (and `buf` may then be NULL). A NULL `buf` with
 /// `n > 0` aborts the process with a message.
 ///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
+///
 /// # Safety
-/// `buf` is NULL or valid for writes of `n` bytes.
+/// Unless `n` is 0 or `buf` is NULL, `buf` must point to `n` bytes of
+/// writable memory, which are overwritten; nothing outside them is written.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn randp_bytes(buf: *mut c_void, n: usize) {
     if n == 0 {
@@ -57,31 +62,52 @@ pub unsafe extern "C" fn randp_bytes(buf: *mut c_void, n: usize) {
 }
 
 /// Returns a uniform random `uint8_t`.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u8() -> u8 {
     randp::u8()
 }
 
 /// Returns a uniform random `uint16_t`.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u16() -> u16 {
     randp::u16()
 }
 
 /// Returns a uniform random `uint32_t`, like `arc4random`.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u32() -> u32 {
     randp::u32()
 }
 
 /// Returns a uniform random `uint64_t`.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_u64() -> u64 {
     randp::u64()
 }
 
 /// Returns a uniform random `uint32_t` less than `upper_bound`, without
-/// modulo bias, like `arc4random_uniform`. If `upper_bound` is 0 or 1, returns 0.
+/// modulo bias, like `arc4random_uniform`. If `upper_bound` is 0 or 1,
+/// returns 0.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_lt_u32(upper_bound: u32) -> u32 {
     randp::lt_u32(upper_bound)
@@ -89,13 +115,22 @@ pub extern "C" fn randp_lt_u32(upper_bound: u32) -> u32 {
 
 /// Returns a uniform random `uint64_t` less than `upper_bound`, without
 /// modulo bias. If `upper_bound` is 0 or 1, returns 0.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_lt_u64(upper_bound: u64) -> u64 {
     randp::lt_u64(upper_bound)
 }
 
-/// Returns a uniform random non-negative `int64_t` (63 random bits), as Go's
-/// `math/rand.Source.Int63` does.
+/// Returns a uniform random `int64_t` in [0, 2^63): 63 random bits, the
+/// top bit clear. (It exists for Go's `math/rand.Source`, whose `Int63`
+/// returns such a value.)
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_int63() -> i64 {
     (randp::u64() >> 1) as i64
@@ -103,19 +138,37 @@ pub extern "C" fn randp_int63() -> i64 {
 
 /// Returns a uniform random `uint64_t`; the same as `randp_u64`, under the
 /// name the Go module uses.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_uint64() -> u64 {
     randp::u64()
 }
 
-/// Returns 1 if this process reads a VM generation counter (Linux 6.13+, the
-/// VMClock device, `/dev/vmclock0`, root-only by default), else 0. Where it
-/// does, every thread compares the counter before it hands out a byte
-/// (from its first reseed at which the counter reads), so a clone of a
-/// restored VM snapshot repeats nothing of its original's output after the
-/// call in flight at the snapshot; a caller that keeps the library's output
-/// in a buffer of its own (the Go module's sources) keeps none there, for
-/// the clone would repeat it.
+/// Returns 1 if this process reads a VM generation counter, else 0 (always
+/// 0 on Windows). The counter is looked for once per process.
+///
+/// 1: the process can read the VMClock device (Linux 6.13+,
+/// `/dev/vmclock0`, which only root may open by default). Every thread
+/// then compares the counter before it hands out any byte (from its first
+/// reseed at which the counter reads), so a clone of a restored VM snapshot
+/// repeats none of its original's output after the call in flight at the
+/// snapshot. The library's draws then skip their fast path and cost several
+/// times as much.
+///
+/// 0: no counter; the clones of a restored snapshot may repeat some output
+/// (how much: "Not protected" in SECURITY.md,
+/// <https://github.com/randp/randp/blob/main/SECURITY.md#not-protected>).
+///
+/// A caller that keeps the library's output in a buffer of its own, to hand
+/// out later, should keep none there while this returns 1, and call the
+/// library for each value instead: bytes kept outside the library escape
+/// the check, and a clone would repeat them.
+///
+/// Safe from any thread and from a signal handler; it draws nothing, reads
+/// no entropy and never aborts.
 #[unsafe(no_mangle)]
 pub extern "C" fn randp_vm_generation_readable() -> c_int {
     c_int::from(randp::vm_generation_readable())
@@ -124,10 +177,17 @@ pub extern "C" fn randp_vm_generation_readable() -> c_int {
 /// Fills `buf` with `len` random bytes and returns 0.
 ///
 /// `len == 0` does nothing and returns 0 (`buf` may then be NULL). A NULL
-/// `buf` with `len > 0` writes nothing and returns `RANDP_ERR_NULL`.
+/// `buf` with `len > 0` writes nothing and returns `RANDP_ERR_NULL`. That is
+/// the only non-zero result: a failure of the OS entropy source is never
+/// returned, it ends the process.
+///
+/// Safe from any thread and from a signal handler; a forked child never
+/// repeats the parent's output; if the OS entropy source fails, the process
+/// aborts with a message.
 ///
 /// # Safety
-/// `buf` is NULL or valid for writes of `len` bytes.
+/// Unless `len` is 0 or `buf` is NULL, `buf` must point to `len` bytes of
+/// writable memory, which are overwritten; nothing outside them is written.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn randp_read(buf: *mut c_void, len: usize) -> c_int {
     if len == 0 {
