@@ -127,8 +127,12 @@
 // hand out the same bytes. The pages are also advised MADV_DONTDUMP (not in
 // core dumps) and locked with mlock within the budget described under
 // Memory (not in swap). The package checks that the kernel honours the
-// advice (Linux 4.14 and later); where it does not (qemu-user, for one) it
-// keeps no output on the Go side and draws every value directly. On other
+// advice (Linux 4.14 and later); where it does not (qemu-user, for one, or
+// a seccomp filter that fakes it), where /proc/self/smaps cannot be read to
+// confirm it (a chroot or container without /proc), or where no page can be
+// mapped, it keeps no output on the Go side and draws every value directly:
+// as secure, at the cost of a cgo call (cgo path) or a getrandom(2) system
+// call (pure-Go path) per value. Implementation still reports the path. On other
 // systems the Go-side memory is not wiped in a forked child. Go's runtime
 // itself does not support running Go code in a forked child
 // (golang/go#15538): such a child may hang on a runtime lock that another of
