@@ -153,6 +153,11 @@ pub fn __abort_with_message(msg: &[u8]) -> ! {
 /// keystream backends, and views into the thread's state, for benchmarks,
 /// sweeps and the tests that look for keys in memory. Not a stable API, and
 /// like everything in randp it seeds itself from the OS.
+///
+/// Never enable the `internals` feature in a build that ships: these
+/// functions copy out the thread's round keys and switch protections off for
+/// the whole process, and Cargo enables a feature for every crate in a build
+/// once any one of them asks for it.
 #[cfg(feature = "internals")]
 pub mod internals {
     pub use crate::generator::{DEFAULT_BLOCKS, DEFAULT_RESEED, Generator};
