@@ -56,9 +56,11 @@ C_MIN_TIME       ?= 0.1
 CEILING_GIB      ?= 0.5
 BENCH_ALLOW_DIRTY ?=
 
-# cargo bench with the internals feature on for every bench, so that one
-# build serves them all; the bench profile is Cargo.toml's [profile.bench].
-CARGO_BENCH = $(CARGO) bench --locked --features internals
+# The benchmarks are the package benches/Cargo.toml (randp-benches), whose
+# feature `benches` turns on their dependencies and randp's internals for
+# every bench, so that one build serves them all; the bench profile is the
+# workspace's [profile.bench], in Cargo.toml.
+CARGO_BENCH = $(CARGO) bench --locked -p randp-benches --features benches
 BENCH_REPORT = cd tools/benchreport && $(GO) run .
 BENCH_DESCRIBE = $(BENCH_PASSES) passes, one process per benchmark program and pass; per pass: criterion \
 	$(BENCH_WARMUP_MS) ms warm-up + $(BENCH_MEASURE_MS) ms measurement in $(BENCH_SAMPLES) samples (the pass's sample: their median), \
@@ -254,7 +256,7 @@ bench-smoke: staticlib bench-c-build bench-go-build bench-ceiling-build
 	mkdir -p $(SMOKE_DIR)
 	cp $(PEERS_BUILD)/status.txt $(SMOKE_DIR)/peers.txt
 	cp $(BENCH_BIN)/go-purego.txt $(SMOKE_DIR)/go-purego-status.txt
-	CRITERION_HOME=$(abspath $(SMOKE_DIR))/criterion $(CARGO) test --locked --features internals \
+	CRITERION_HOME=$(abspath $(SMOKE_DIR))/criterion $(CARGO) test --locked -p randp-benches --features benches \
 		$(RUST_BENCHES:%=--bench %) --bench sweep
 	$(MAKE) --no-print-directory bench-syscall-check BENCH_DIR=$(SMOKE_DIR)
 	OPS="buffered-v2 pcg-v2" $(MAKE) --no-print-directory bench-opcount BENCH_DIR=$(SMOKE_DIR)

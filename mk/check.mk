@@ -3,7 +3,7 @@
 # in about 3 minutes after `make build` on 2 cores; `make test` runs them
 # all again among its suites.
 #
-#   make check-clippy    cargo clippy of both packages for this machine's target, every feature, warnings denied
+#   make check-clippy    cargo clippy of the three packages (randp, randp-capi, randp-benches) for this machine's target, every feature, warnings denied
 #   make check-rust      the library's unit tests and tests/bad_input.rs, release profile (as shipped)
 #   make check-go        go vet and go test of the Go module on this machine: cgo path, examples included, no race detector, no consumer builds
 #   make check-docs      the README's quick starts are the example files, and every document cites only what exists
@@ -14,6 +14,7 @@ CHECK_TARGETS += test-fmt check-clippy check-rust check-docs test-c-api check-go
 check-clippy:
 	$(CARGO) clippy --locked -p randp --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked -p randp-capi --all-targets --all-features -- -D warnings
+	$(CARGO) clippy --locked -p randp-benches --all-targets --all-features -- -D warnings
 
 # bad_input.rs loads target/release/librandp.so, hence `build` first.
 check-rust: build

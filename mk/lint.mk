@@ -25,6 +25,7 @@ test-fmt:
 test-clippy:
 	$(CARGO) clippy --locked -p randp --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked -p randp-capi --all-targets --all-features -- -D warnings
+	$(CARGO) clippy --locked -p randp-benches --all-targets --all-features -- -D warnings
 	@for t in $(CLIPPY_OTHER_TARGETS); do \
 		rustup target list --installed | grep -qx $$t || rustup target add $$t || exit 1; \
 		echo "cargo clippy -p randp --lib --target $$t (default features and all)"; \

@@ -35,7 +35,7 @@ func sweepTable(crit store, name string) sweep {
 		values = append(values, v)
 	}
 	if len(values) == 0 {
-		s.Err = fmt.Errorf("no results for sweep %s (run: cargo bench --features internals --bench sweep -- %s)", name, name)
+		s.Err = fmt.Errorf("no results for sweep %s (run: cargo bench -p randp-benches --features benches --bench sweep -- %s)", name, name)
 		return s
 	}
 	slices.Sort(values)
