@@ -37,14 +37,19 @@ test-rust: build
 # own tests, the fork and signal tests (a fork in a signal handler zeroes the
 # state under a running call), the key-erasure scan, the fills into memory
 # whose writes fault (a debug build's frames are larger) and the VM snapshot
-# restores run there too. The
-# single-step test covers every instruction of the refill, first-draw,
-# attach, handout and tail paths there (some 8,000 steps in debug against
-# 600 in release), each (instruction, stack depth) pair at its first and
-# last time rather than at every step, with a VM snapshot restored at each
-# of those steps of the refill (of the fills too in release); the
-# reseed path, a 1 MiB fill whose every word is checked in each of its
-# cases, only in release (test-rust).
+# restores run there too. The single-step test covers every instruction of
+# the debug build's refill, first-draw, attach, handout and tail paths (some
+# 8,000 steps against 600 in release), each (instruction, stack depth) pair
+# at its first and last time rather than at every step, with a VM snapshot
+# restored at each of those steps of the refill; the reseed path, a 1 MiB
+# fill whose every word is checked in each of its cases, only in release
+# (test-rust). The tracer is the release build of the test, which traces the
+# debug build (RANDP_SINGLE_STEP_TRACEE_EXE): the tracee is what is tested,
+# and a debug tracer's own checks add a fifth to the run.
+SINGLE_STEP_DEBUG_EXE = $(CARGO) test --locked -p randp --all-features --test single_step --no-run \
+	--message-format=json | sed -n 's/.*"executable":"\([^"]*single_step[^"]*\)".*/\1/p'
 test-rust-debug:
-	RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach,handout,tail \
-	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test faulting_destination --test vm_restore --test single_step
+	$(CARGO) test --locked -p randp --all-features --lib --test fork --test signals --test abort_paths --test threads --test key_erasure --test output_registers --test signal_frames --test faulting_destination --test vm_restore
+	exe=$$($(SINGLE_STEP_DEBUG_EXE)) && test -x "$$exe" && \
+	RANDP_SINGLE_STEP_TRACEE_EXE=$$exe RANDP_SINGLE_STEP_PATHS=refill,first-draw,attach,handout,tail \
+	$(CARGO) test --locked --profile tests -p randp --all-features --test single_step

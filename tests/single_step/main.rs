@@ -62,10 +62,12 @@
 //! 2 KiB and 8 bytes, whose slow path takes its last 8 bytes from the
 //! buffer under the thread-local counts word (a wipe between the fast path,
 //! which declines the fill, and the slow path leaves those counts stale).
-//! In release (`make test-rust`) every step of each path is a case; in
-//! debug (`make test-rust-debug`, every path but the reseed) each
-//! (instruction, stack depth) pair is a case at its first and its last
-//! time, which covers every instruction at a third of the cases; the keystream
+//! In a release tracee (`make test-rust`) every step of each path is a
+//! case; in a debug one (`make test-rust-debug`, every path but the reseed,
+//! traced by the release build: `RANDP_SINGLE_STEP_TRACEE_EXE` names the
+//! debug binary) each (instruction, stack depth) pair is a case at its
+//! first and its last time, which covers every instruction at a third of
+//! the cases; the keystream
 //! kernels are stepped over (a single-step
 //! trap aborts their restartable sequence at every step, so stepping into
 //! them never ends) and the signal is injected at each kernel's entry as
@@ -87,8 +89,8 @@ mod tracee;
 
 use aes::Aes256;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use protocol::{Action, Path, REPORT, Report};
-use ptrace::{ADDR_NO_RANDOMIZE, Step, Tracee, describe};
+use protocol::{Action, BUILD_ROLE, Path, REPORT, Report};
+use ptrace::{ADDR_NO_RANDOMIZE, Step, Tracee, describe, tracee_debug};
 use std::collections::HashSet;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -156,18 +158,14 @@ impl Trace {
     }
 }
 
-/// Whether every step of a path is a case (release), or only each
-/// (instruction, stack depth) pair's first and last time (debug: a debug
-/// build's loops run their body some thousand times over, and the cases
-/// at the repeats between the first and the last find nothing the two
-/// ends do not, each costing a tracee).
-const EVERY_STEP: bool = !cfg!(debug_assertions);
-
 /// The steps of `steps` (a recording, as [`record`] makes it) that are
-/// cases: all of them with [`EVERY_STEP`], otherwise each (instruction,
-/// stack depth) pair's first and last time. Sorted.
+/// cases: all of them in a release tracee; in a debug one each
+/// (instruction, stack depth) pair's first and last time (a debug build's
+/// loops run their body some thousand times over, and the cases at the
+/// repeats between the first and the last find nothing the two ends do
+/// not, each costing a tracee). Sorted.
 fn covered(steps: &[(u64, u64, usize)]) -> Vec<usize> {
-    if EVERY_STEP {
+    if !tracee_debug(ROLE) {
         return (0..steps.len()).collect();
     }
     let mut last = std::collections::HashMap::new();
@@ -249,7 +247,9 @@ fn record(t: &Tracee, max: usize) -> (Vec<(u64, u64, usize)>, usize, Option<usiz
 /// every step: enough to reach past the call's look at `live` and into its
 /// wipe of the dropped state; after them, [`AFTER_DROP_SPREAD`] more,
 /// spread evenly to the call's return (the wipe zeroes some 16 KiB).
-const AFTER_DROP_STEPS: usize = if cfg!(debug_assertions) { 1500 } else { 600 };
+fn after_drop_steps() -> usize {
+    if tracee_debug(ROLE) { 1500 } else { 600 }
+}
 const AFTER_DROP_SPREAD: usize = 32;
 
 /// A fourth family: the state page dropped right after the path's last
@@ -274,10 +274,11 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize,
         let _ = t.release(0);
         rest
     });
-    let spread = rest.len().saturating_sub(AFTER_DROP_STEPS).div_ceil(AFTER_DROP_SPREAD).max(1);
-    let first = covered(&rest[..rest.len().min(AFTER_DROP_STEPS)]);
-    let chosen = coverage(first.len(), rest.len().min(AFTER_DROP_STEPS));
-    let at: Vec<usize> = first.into_iter().chain((AFTER_DROP_STEPS..rest.len()).step_by(spread)).collect();
+    let every = after_drop_steps();
+    let spread = rest.len().saturating_sub(every).div_ceil(AFTER_DROP_SPREAD).max(1);
+    let first = covered(&rest[..rest.len().min(every)]);
+    let chosen = coverage(first.len(), rest.len().min(every));
+    let at: Vec<usize> = first.into_iter().chain((every..rest.len()).step_by(spread)).collect();
     let outcomes = on_workers(&at, |&j| {
         let (rip, depth, nth) = rest[j];
         let t = Tracee::start(ROLE, path, Action::DropEarly);
@@ -825,17 +826,17 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
              dropped state; then spread to its return): {late_bad} failed",
             path.name(),
             late_drop.len(),
-            AFTER_DROP_STEPS.min(after),
+            after_drop_steps().min(after),
         );
     }
     let (mut passed, mut failed) = (outcomes.len() + late_drop.len() - failed - late_bad, failed + late_bad);
-    if path.restored_with_vm_clock() {
+    if path.restored_with_vm_clock(tracee_debug(ROLE)) {
         let (ok, bad, why) = vm_clock_restores(path, zero);
         passed += ok;
         failed += bad;
         failures.extend(why);
     }
-    if path.restored() {
+    if path.restored(tracee_debug(ROLE)) {
         if let Some(bound) = restore_bound(path) {
             let (ok, bad, why) = restores(&tr, path, bound, zero);
             passed += ok;
@@ -867,6 +868,10 @@ fn restore_bound(path: Path) -> Option<usize> {
 
 fn main() {
     if let Ok(role) = std::env::var(ROLE) {
+        if role == BUILD_ROLE {
+            println!("{}", if cfg!(debug_assertions) { "debug" } else { "release" });
+            return;
+        }
         let (path, action) = role.split_once(',').unwrap();
         tracee::run(Path::from_name(path), Action::from_name(action));
     }

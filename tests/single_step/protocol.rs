@@ -92,20 +92,21 @@ impl Path {
         }
     }
 
-    /// Whether the restore family runs on the path: a refill, and in
-    /// release the fills that write directly (a debug tracer's checks of
-    /// their longer runs would double the debug test's time; the process
-    /// level restores of tests/vm_restore.rs run in debug too).
-    pub fn restored(self) -> bool {
-        self == Path::Refill || (!cfg!(debug_assertions) && self.fills())
+    /// Whether the restore family runs on the path in a tracee built
+    /// `debug` or not: a refill, and in a release tracee the fills that
+    /// write directly (a debug tracee's longer runs would double the debug
+    /// test's time; the process level restores of tests/vm_restore.rs run
+    /// in debug too).
+    pub fn restored(self, debug: bool) -> bool {
+        self == Path::Refill || (!debug && self.fills())
     }
 
     /// Whether the VMClock restores run on the path: a word draw served
     /// from the buffer (which, with the counter, takes the slow path that
-    /// compares it), and in release the refill and the fills as well (in
-    /// debug the refill's would add a minute to the debug test).
-    pub fn restored_with_vm_clock(self) -> bool {
-        self == Path::Handout || (!cfg!(debug_assertions) && self.restored())
+    /// compares it), and in a release tracee the refill and the fills as
+    /// well (in debug the refill's would add a minute to the debug test).
+    pub fn restored_with_vm_clock(self, debug: bool) -> bool {
+        self == Path::Handout || (!debug && self.restored(debug))
     }
 
     /// Whether the call under test is a fill (into memory that the tracee
@@ -172,9 +173,14 @@ pub const HEADER: u64 = 0x5241_4e44_505f_4844; // "RANDP_HD"
 pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
 /// Header words after the magic: the call's entry, SIGUSR2's handler, the
 /// address handlers return to, the entries of the calls run as one step
-/// (the stack lookup, and the vDSO's getrandom or 0), and the number of
-/// kernels, whose entries follow.
-pub const HEADER_WORDS: usize = 6;
+/// (the stack lookup, and the vDSO's getrandom or 0), the number of
+/// kernels, and whether the tracee is a debug build (1) or not (0); the
+/// kernels' entries follow.
+pub const HEADER_WORDS: usize = 7;
+
+/// The tracee's role variable's value that makes it print `debug` or
+/// `release`, its build, and exit.
+pub const BUILD_ROLE: &str = "build";
 
 /// One process's account of a run.
 #[derive(Debug, Default)]

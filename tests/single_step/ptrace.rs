@@ -1,14 +1,49 @@
-//! The tracer's side: start a tracee (this test binary again, under
-//! PTRACE_TRACEME), run it to the call under test, single-step it, step over
-//! the keystream kernels, and let it go with a signal.
+//! The tracer's side: start a tracee (this test binary again, or the build
+//! of it that [`TRACEE_EXE`] names, under PTRACE_TRACEME), run it to the
+//! call under test, single-step it, step over the keystream kernels, and
+//! let it go with a signal.
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::OnceLock;
 
-use super::protocol::{Action, HEADER, HEADER_WORDS, Path, REPORT, vm_clock_path};
+use super::protocol::{Action, BUILD_ROLE, HEADER, HEADER_WORDS, Path, REPORT, vm_clock_path};
 use super::support::watchdog::Watchdog;
+
+/// The variable naming the tracee binary: another build of this test (the
+/// debug one, traced by the release one in `make test-rust-debug`: a debug
+/// tracer's own checks add a fifth to the run). Unset, this binary traces
+/// itself.
+pub const TRACEE_EXE: &str = "RANDP_SINGLE_STEP_TRACEE_EXE";
+
+/// The tracee binary (see [`TRACEE_EXE`]).
+pub fn tracee_exe() -> PathBuf {
+    std::env::var_os(TRACEE_EXE).map_or_else(|| std::env::current_exe().unwrap(), PathBuf::from)
+}
+
+/// Whether the tracee binary is a debug build, as it says when asked (its
+/// role variable set to [`BUILD_ROLE`]); every header it sends later must
+/// say the same.
+pub fn tracee_debug(role_var: &str) -> bool {
+    static DEBUG: OnceLock<bool> = OnceLock::new();
+    *DEBUG.get_or_init(|| {
+        let exe = tracee_exe();
+        let out = Command::new(&exe).env(role_var, BUILD_ROLE).output().expect("run the tracee binary");
+        match (out.status.success(), &out.stdout[..]) {
+            (true, b"debug\n") => true,
+            (true, b"release\n") => false,
+            _ => panic!(
+                "{} is not a build of this test: asked its build, it said {:?} ({})",
+                exe.display(),
+                String::from_utf8_lossy(&out.stdout),
+                out.status
+            ),
+        }
+    })
+}
 
 /// A stopped tracee and the call it is in.
 pub struct Tracee {
@@ -91,7 +126,8 @@ impl Tracee {
     /// Starts the tracee for `path` and `action` and brings it, stopped, to
     /// the first instruction of the call under test.
     pub fn start(role_var: &str, path: Path, action: Action) -> Tracee {
-        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        let debug = tracee_debug(role_var);
+        let mut cmd = Command::new(tracee_exe());
         cmd.env(role_var, format!("{},{}", path.name(), action.name())).stdout(Stdio::piped());
         // SAFETY: personality and PTRACE_TRACEME are system calls, safe
         // between fork and exec. Without address randomisation every tracee
@@ -129,6 +165,7 @@ impl Tracee {
         assert_eq!(header[0], HEADER);
         (t.probe, t.restorer) = (header[2], header[3]);
         t.whole = header[4..6].iter().copied().filter(|&a| a != 0).collect();
+        assert_eq!(header[7] == 1, debug, "the tracee's header names another build than it did when asked");
         t.kernels = t.read_words(header[6] as usize).expect("the kernels' entries");
         assert_eq!(wait_stop(pid), libc::SIGSTOP);
         // Suppress the SIGSTOP, run to the call.
@@ -200,27 +237,15 @@ impl Tracee {
     /// in a few stops. The calls run as one step are run whole, as
     /// [`Self::step`] runs them, so that the instructions the stack lookup
     /// shares with the rest of the call (a debug build's small functions)
-    /// are not counted inside it.
+    /// are not counted inside it. Where a step leaves the tracee at `rip`
+    /// again (each iteration of a string instruction, such as the `rep
+    /// stosb` of a wipe, is a step), that is the next time, seen without a
+    /// breakpoint.
     pub fn run_to_instance(&self, rip: u64, rsp: u64, nth: usize) {
         let mut seen = 0;
+        let mut there = None;
         loop {
-            let orig = self.set_trap(rip);
-            let whole: Vec<(u64, u8)> =
-                self.whole.iter().filter(|&&a| a != rip).map(|&a| (a, self.set_trap(a))).collect();
-            self.cont(0);
-            let sig = wait_stop(self.pid);
-            let mut regs = self.regs();
-            for &(a, b) in whole.iter().rev() {
-                self.clear_trap(a, b);
-            }
-            self.clear_trap(rip, orig);
-            assert!(
-                sig == libc::SIGTRAP && (regs.rip == rip + 1 || self.whole.contains(&(regs.rip - 1))),
-                "signal {sig} at {:#x} on the way to {rip:#x}",
-                regs.rip
-            );
-            regs.rip -= 1;
-            self.set_regs(&regs);
+            let regs = there.take().unwrap_or_else(|| self.run_to_trap(rip));
             if regs.rip == rip && regs.rsp == rsp {
                 if seen == nth {
                     return;
@@ -233,7 +258,35 @@ impl Tracee {
             }
             assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, 0), 0, "PTRACE_SINGLESTEP");
             assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
+            let now = self.regs();
+            if now.rip == rip {
+                there = Some(now);
+            }
         }
+    }
+
+    /// Continues the tracee to its next arrival at `rip` or at the entry of
+    /// a call run as one step, with breakpoints there; leaves it stopped at
+    /// that instruction, the breakpoints taken out, and returns its
+    /// registers.
+    fn run_to_trap(&self, rip: u64) -> libc::user_regs_struct {
+        let orig = self.set_trap(rip);
+        let whole: Vec<(u64, u8)> = self.whole.iter().filter(|&&a| a != rip).map(|&a| (a, self.set_trap(a))).collect();
+        self.cont(0);
+        let sig = wait_stop(self.pid);
+        let mut regs = self.regs();
+        for &(a, b) in whole.iter().rev() {
+            self.clear_trap(a, b);
+        }
+        self.clear_trap(rip, orig);
+        assert!(
+            sig == libc::SIGTRAP && (regs.rip == rip + 1 || self.whole.contains(&(regs.rip - 1))),
+            "signal {sig} at {:#x} on the way to {rip:#x}",
+            regs.rip
+        );
+        regs.rip -= 1;
+        self.set_regs(&regs);
+        regs
     }
 
     /// Puts a breakpoint (int3) at `addr`; returns the byte it replaced.

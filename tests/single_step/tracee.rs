@@ -239,6 +239,7 @@ pub fn run(path: Path, action: Action) -> ! {
         randp::internals::stack_look_up_entry() as u64,
         randp::internals::kernel_rng_entry() as u64,
         kernels.len() as u64,
+        u64::from(cfg!(debug_assertions)),
     ];
     header.extend(kernels.iter().map(|&(_, a)| a as u64));
     super::write_words(1, &header);
