@@ -19,7 +19,7 @@ import (
 // multi-threaded process (golang/go#15538): a child finds the runtime's locks
 // as the parent's other threads held them at the fork, and now and then waits
 // for ever on one. The host ends a child that still runs after 250 ms and
-// sleeps on a futex (or still runs after 10 s), and counts it; the test
+// sleeps on a futex (or still runs after 2 s), and counts it; the test
 // allows up to 10% of such children, and the randp values of the others must
 // all be distinct.
 func TestForkingCHost(t *testing.T) {

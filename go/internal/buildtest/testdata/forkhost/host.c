@@ -10,11 +10,12 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libhost.h"
 
-enum { PER_DRAW = 8, FORKS = 1000, HANG_MS = 250, SLOW_MS = 10000 };
+enum { PER_DRAW = 8, FORKS = 1000, HANG_MS = 250, SLOW_MS = 2000 };
 
 /* Whether process pid sleeps on a futex (its kernel wait channel). A forked
    child of a Go program has no other thread that could wake it: it waits on
@@ -32,12 +33,21 @@ static int asleep_on_futex(pid_t pid) {
 	return strstr(buf, "futex") != NULL;
 }
 
+/* Milliseconds since some fixed point, by the monotonic clock. */
+static long now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 /* Waits for child pid and stores its status. Returns 1 if it hung instead,
    and ends it: still running after HANG_MS and asleep on a futex, or still
-   running after SLOW_MS whatever it does (a loaded machine slows a child
-   down, but does not put it to sleep on a futex). */
+   running after SLOW_MS whatever it does (now and then a hung child does
+   not sleep on a futex; a loaded machine slows a child, whose draws and
+   exit are some milliseconds' work, but not a thousandfold, and does not
+   put it to sleep on a futex). */
 static int wait_child(pid_t pid, int *status) {
-	for (int ms = 0;; ms++) {
+	for (long start = now_ms(), ms = 0;; ms = now_ms() - start) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 		if (r == pid)
 			return 0;
