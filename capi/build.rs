@@ -1,10 +1,18 @@
-//! Links librandp.so as librandp.so.0 that survives dlclose, and generates
-//! the C header with cbindgen into OUT_DIR; `make header` copies it to
-//! include/randp.h, and a test fails while the committed copy is stale.
+//! Links librandp.so as librandp.so.0 that survives dlclose, and with the
+//! feature `header` generates the C header with cbindgen into OUT_DIR;
+//! `make header` copies it to include/randp.h, and a test fails while the
+//! committed copy is stale.
 
 fn main() {
     println!("cargo:rerun-if-changed=src/lib.rs");
     println!("cargo:rerun-if-changed=cbindgen.toml");
+    link_args();
+    #[cfg(feature = "header")]
+    header();
+}
+
+/// The shared library's link arguments.
+fn link_args() {
     // The shared library's name for the dynamic linker (librandp.so.0, like
     // planet36/randp's), and NODELETE: dlclose must not unmap it while exiting
     // threads may still run its pthread key destructor.
@@ -28,6 +36,11 @@ fn main() {
     if std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("musl") {
         println!("cargo:rustc-cdylib-link-arg=-lc");
     }
+}
+
+/// Writes the header cbindgen generates from src/lib.rs to OUT_DIR/randp.h.
+#[cfg(feature = "header")]
+fn header() {
     let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
     let out_dir = std::env::var("OUT_DIR").expect("set by cargo");
     let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml");

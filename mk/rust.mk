@@ -13,11 +13,12 @@
 build:
 	$(CARGO) build --release --locked --workspace
 
-# capi/build.rs writes the header cbindgen generates into OUT_DIR; the header
-# test copies it into include/ when RANDP_BLESS is set (and otherwise fails if
-# stale).
+# With the feature `header`, capi/build.rs writes the header cbindgen
+# generates into OUT_DIR; the header test copies it into include/ when
+# RANDP_BLESS is set (and otherwise fails if stale). test-rust turns every
+# feature on, so it runs there; no other build compiles cbindgen.
 header:
-	RANDP_BLESS=1 $(CARGO) test --locked --profile tests -p randp-capi committed_header_is_current
+	RANDP_BLESS=1 $(CARGO) test --locked --profile tests -p randp-capi --features header committed_header_is_current
 
 # The test files run on aarch64 (glibc and musl, under qemu-aarch64): every
 # file of tests/ with no list to keep up to date, but those whose first cfg
