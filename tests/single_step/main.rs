@@ -102,8 +102,11 @@ const ZERO_KEY_BLOCKS: u128 = 8192;
 const WORKERS: usize = 2;
 
 fn write_words(fd: i32, words: &[u64]) {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
-    support::write_all(fd, &bytes);
+    // SAFETY: the slice covers exactly the words' memory, which is
+    // initialised; u64 has no padding and u8 any alignment. (A debug
+    // tracee spent a tenth of its time converting word by word.)
+    let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), size_of_val(words)) };
+    support::write_all(fd, bytes);
 }
 
 /// The 8-byte halves of the first blocks of CTR-mode output of a wiped

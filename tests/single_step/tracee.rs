@@ -107,7 +107,12 @@ extern "C" fn draw_tail(buf: *mut u8) {
 }
 
 fn words(bytes: &[u8]) -> Vec<u64> {
-    bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())).collect()
+    let mut out = vec![0u64; bytes.len() / 8];
+    // SAFETY: `out` is `out.len() * 8` bytes, at most `bytes.len()`, and any
+    // bytes make a valid u64; the two do not overlap. (A debug tracee spent
+    // a tenth of its time converting word by word.)
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), out.len() * 8) };
+    out
 }
 
 /// Brings this thread's generator to the start of `path`; returns the
