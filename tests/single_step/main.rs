@@ -89,13 +89,12 @@ mod tracee;
 
 use aes::Aes256;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
-use protocol::{Action, BUILD_ROLE, Path, REPORT, Report};
+use protocol::{Action, BUILD_ROLE, Path, REPORT, ROLE, Report};
 use ptrace::{ADDR_NO_RANDOMIZE, Step, Tracee, describe, tracee_debug};
 use std::collections::HashSet;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-const ROLE: &str = "RANDP_SINGLE_STEP_TRACEE";
 /// Blocks of the all-zero key's keystream that no output may contain.
 const ZERO_KEY_BLOCKS: u128 = 8192;
 /// Tracees run side by side (each traced by the thread that started it).
@@ -168,7 +167,7 @@ impl Trace {
 /// repeats between the first and the last find nothing the two ends do
 /// not, each costing a tracee). Sorted.
 fn covered(steps: &[(u64, u64, usize)]) -> Vec<usize> {
-    if !tracee_debug(ROLE) {
+    if !tracee_debug() {
         return (0..steps.len()).collect();
     }
     let mut last = std::collections::HashMap::new();
@@ -191,7 +190,7 @@ fn coverage(cases: usize, steps: usize) -> String {
 /// The recording of `path` with `action`'s tracee, which two runs agree on.
 fn trace(path: Path, action: Action) -> Trace {
     agreed(path.name(), || {
-        let mut t = Tracee::start(ROLE, path, action);
+        let mut t = Tracee::start(path, action);
         let (steps, kernel_calls, after_kernel) = record(&t, usize::MAX);
         // A restore's tracee stops after its report, for the tracer.
         let report = if action.restores() { t.run_to_report() } else { Vec::new() };
@@ -251,7 +250,7 @@ fn record(t: &Tracee, max: usize) -> (Vec<(u64, u64, usize)>, usize, Option<usiz
 /// wipe of the dropped state; after them, [`AFTER_DROP_SPREAD`] more,
 /// spread evenly to the call's return (the wipe zeroes some 16 KiB).
 fn after_drop_steps() -> usize {
-    if tracee_debug(ROLE) { 1500 } else { 600 }
+    if tracee_debug() { 1500 } else { 600 }
 }
 const AFTER_DROP_SPREAD: usize = 32;
 
@@ -271,7 +270,7 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize,
         t.signal_here();
     };
     let rest = agreed(path.name(), || {
-        let t = Tracee::start(ROLE, path, Action::DropEarly);
+        let t = Tracee::start(path, Action::DropEarly);
         start(&t);
         let (rest, _, _) = record(&t, usize::MAX);
         let _ = t.release(0);
@@ -284,7 +283,7 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize,
     let at: Vec<usize> = first.into_iter().chain((every..rest.len()).step_by(spread)).collect();
     let outcomes = on_workers(&at, |&j| {
         let (rip, depth, nth) = rest[j];
-        let t = Tracee::start(ROLE, path, Action::DropEarly);
+        let t = Tracee::start(path, Action::DropEarly);
         start(&t);
         t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
         t.probe();
@@ -299,7 +298,7 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize,
 /// stack pointer, whatever the call did after the drop). Returns a failure,
 /// or whether a fork came after the call had its result.
 fn case(tr: &Trace, path: Path, action: Action, k: usize, probe_at: usize, zero: &[u64]) -> Result<bool, String> {
-    let t = Tracee::start(ROLE, path, action);
+    let t = Tracee::start(path, action);
     let go = |i: usize| {
         let (rip, depth, nth) = tr.steps[i];
         t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
@@ -481,7 +480,7 @@ fn restore_case(
     k: usize,
     zero: &[u64],
 ) -> Result<(usize, &'static str), String> {
-    let mut t = Tracee::start(ROLE, path, action);
+    let mut t = Tracee::start(path, action);
     if k > 0 {
         let (rip, depth, nth) = tr.steps[k];
         t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), nth);
@@ -833,13 +832,13 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         );
     }
     let (mut passed, mut failed) = (outcomes.len() + late_drop.len() - failed - late_bad, failed + late_bad);
-    if path.restored_with_vm_clock(tracee_debug(ROLE)) {
+    if path.restored_with_vm_clock(tracee_debug()) {
         let (ok, bad, why) = vm_clock_restores(path, zero);
         passed += ok;
         failed += bad;
         failures.extend(why);
     }
-    if path.restored(tracee_debug(ROLE)) {
+    if path.restored(tracee_debug()) {
         if let Some(bound) = restore_bound(path) {
             let (ok, bad, why) = restores(&tr, path, bound, zero);
             passed += ok;

@@ -178,6 +178,11 @@ pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
 /// kernels' entries follow.
 pub const HEADER_WORDS: usize = 7;
 
+/// The environment variable that makes this binary a tracee: `path,action`
+/// (their names) runs that path's call under that action; [`BUILD_ROLE`]
+/// asks the binary for its build.
+pub const ROLE: &str = "RANDP_SINGLE_STEP_TRACEE";
+
 /// The tracee's role variable's value that makes it print `debug` or
 /// `release`, its build, and exit.
 pub const BUILD_ROLE: &str = "build";

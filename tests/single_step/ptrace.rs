@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
 
-use super::protocol::{Action, BUILD_ROLE, HEADER, HEADER_WORDS, Path, REPORT, vm_clock_path};
+use super::protocol::{Action, BUILD_ROLE, HEADER, HEADER_WORDS, Path, REPORT, ROLE, vm_clock_path};
 use super::support::watchdog::Watchdog;
 
 /// The variable naming the tracee binary: another build of this test (the
@@ -25,13 +25,13 @@ pub fn tracee_exe() -> PathBuf {
 }
 
 /// Whether the tracee binary is a debug build, as it says when asked (its
-/// role variable set to [`BUILD_ROLE`]); every header it sends later must
-/// say the same.
-pub fn tracee_debug(role_var: &str) -> bool {
+/// [`ROLE`] set to [`BUILD_ROLE`]); every header it sends later must say
+/// the same. The binary is asked once per process.
+pub fn tracee_debug() -> bool {
     static DEBUG: OnceLock<bool> = OnceLock::new();
     *DEBUG.get_or_init(|| {
         let exe = tracee_exe();
-        let out = Command::new(&exe).env(role_var, BUILD_ROLE).output().expect("run the tracee binary");
+        let out = Command::new(&exe).env(ROLE, BUILD_ROLE).output().expect("run the tracee binary");
         match (out.status.success(), &out.stdout[..]) {
             (true, b"debug\n") => true,
             (true, b"release\n") => false,
@@ -125,10 +125,10 @@ pub const ADDR_NO_RANDOMIZE: libc::c_ulong = libc::ADDR_NO_RANDOMIZE as libc::c_
 impl Tracee {
     /// Starts the tracee for `path` and `action` and brings it, stopped, to
     /// the first instruction of the call under test.
-    pub fn start(role_var: &str, path: Path, action: Action) -> Tracee {
-        let debug = tracee_debug(role_var);
+    pub fn start(path: Path, action: Action) -> Tracee {
+        let debug = tracee_debug();
         let mut cmd = Command::new(tracee_exe());
-        cmd.env(role_var, format!("{},{}", path.name(), action.name())).stdout(Stdio::piped());
+        cmd.env(ROLE, format!("{},{}", path.name(), action.name())).stdout(Stdio::piped());
         // SAFETY: personality and PTRACE_TRACEME are system calls, safe
         // between fork and exec. Without address randomisation every tracee
         // runs at the same addresses, so that a step found in one run is
