@@ -110,8 +110,7 @@ bench-run: bench-check-clean staticlib bench-c-build bench-go-build bench-rust-b
 	mkdir -p $(BENCH_DIR)
 	cp $(PEERS_BUILD)/status.txt $(BENCH_DIR)/peers.txt
 	cp $(BENCH_BIN)/go-purego.txt $(BENCH_DIR)/go-purego-status.txt
-	$(BENCH_REPORT) -record-run $(BENCH_DIR)/run.txt -root ../.. -goversion "$$($(GO) env GOVERSION)" \
-		-describe "$(BENCH_DESCRIBE)" -passes $(BENCH_PASSES)
+	benches/record-run.sh "$$($(GO) env GOVERSION)" $(BENCH_PASSES) "$(BENCH_DESCRIBE)" >$(BENCH_DIR)/run.txt
 	benches/load-sampler.sh $(BENCH_DIR)/loadavg.txt 10 $(MAKE) --no-print-directory bench-measure
 	$(MAKE) --no-print-directory bench-collect bench-report
 
@@ -263,7 +262,7 @@ bench-smoke: staticlib bench-c-build bench-go-build bench-ceiling-build
 	$(PASS_ENV) RUST_BINS= C_MIN_TIME=0.0005 BENCHTIME=1x CEILING_GIB=0.01 GO_FILTER_randp_purego=. \
 		benches/passes.sh 1 $(SMOKE_DIR) >/dev/null
 	cd tools/benchreport && $(GO) vet . && $(GO) test .
-	$(BENCH_REPORT) -record-run $(SMOKE_DIR)/run.txt -root ../.. -goversion "$$($(GO) env GOVERSION)" -describe smoke -passes 1
+	benches/record-run.sh "$$($(GO) env GOVERSION)" 1 smoke >$(SMOKE_DIR)/run.txt
 	$(BENCH_REPORT) -merge-c $(SMOKE_DIR)/c -o $(SMOKE_DIR)/c.json
 	$(BENCH_REPORT) -root ../.. -results $(SMOKE_DIR) -smoke -allow-dirty \
 		-out $(SMOKE_DIR)/BENCHMARKS.md -chart-dir $(SMOKE_DIR)/charts

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -22,18 +23,27 @@ type cpuRun struct {
 	res *results
 }
 
+// cpuOf is the vendor, family and model a run record's cpu_id names
+// ("AuthenticAMD family 25 model 17 stepping 1"); false when it names none.
+func cpuOf(run runInfo) (vendor string, family, model int, ok bool) {
+	m := regexp.MustCompile(`^(\S+) family (\d+) model (\d+)`).FindStringSubmatch(run["cpu_id"])
+	if m == nil {
+		return "", 0, 0, false
+	}
+	family, _ = strconv.Atoi(m[2])
+	model, _ = strconv.Atoi(m[3])
+	return m[1], family, model, true
+}
+
 // cpuDir names a run's folder from its CPU: vendor-family-model, e.g.
 // "amd-25-17" for "AuthenticAMD family 25 model 17 stepping 1".
 func cpuDir(run runInfo) (string, error) {
-	m := regexp.MustCompile(`^(\S+) family (\d+) model (\d+)`).FindStringSubmatch(run["cpu_id"])
-	if m == nil {
+	vendor, family, model, ok := cpuOf(run)
+	if !ok {
 		return "", fmt.Errorf("the run record names no CPU family and model (cpu_id %q)", run["cpu_id"])
 	}
-	vendor := map[string]string{"GenuineIntel": "intel", "AuthenticAMD": "amd"}[m[1]]
-	if vendor == "" {
-		vendor = strings.ToLower(m[1])
-	}
-	return vendor + "-" + m[2] + "-" + m[3], nil
+	short := map[string]string{"GenuineIntel": "intel", "AuthenticAMD": "amd"}[vendor]
+	return fmt.Sprintf("%s-%d-%d", cmp.Or(short, strings.ToLower(vendor)), family, model), nil
 }
 
 // loadRuns reads a results folder: its one run, or every CPU's, newest

@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -80,30 +82,66 @@ func TestCPUDir(t *testing.T) {
 	}
 }
 
-// TestRecordRun: a command's value is the first line it prints, "" when it
-// fails; the record has every key data/run.toml lists but uarch (which
-// follows from cpu_id, unknown for some CPUs), and is written in its order.
+// TestRecordRun: benches/record-run.sh, run in the repository, writes every
+// key the report reads, once each and in this order, with the values it is
+// given and the tree's state; loadRunInfo names the microarchitecture from
+// cpu_id when the record does not, as it does for every committed run.
 func TestRecordRun(t *testing.T) {
-	if got := firstLine(run(".", "sh", "-c", "echo ' a '; echo b")); got != "a" {
-		t.Errorf("run: %q, want the first line, trimmed", got)
+	cmd := exec.Command("benches/record-run.sh", "go1.26", "3", "a test run")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("record-run.sh: %v", err)
 	}
-	if got := run(".", "sh", "-c", "echo a; false"); got != "" {
-		t.Errorf("run of a failing command: %q", got)
+	keys := []string{"date", "commit", "dirty", "cpu", "cpu_id", "cpu_flags", "backend_flags", "backend", "nproc",
+		"kernel", "libc", "glibc", "rustc", "cargo_bench_profile", "go", "compiler", "cxx", "gbench", "libbsd",
+		"openssl_pkg", "xsys", "passes", "describe", "randp"}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		k, _, _ := strings.Cut(line, ": ")
+		got = append(got, k)
 	}
-	r := recordRun("../..", "go1.26", "test", 3)
-	for _, k := range runSpec.Keys {
-		if _, ok := r[k]; !ok && k != "uarch" {
-			t.Errorf("the record lacks %s", k)
-		}
-	}
-	if r["dirty"] != "yes" && r["dirty"] != "no" {
-		t.Errorf("dirty = %q", r["dirty"])
+	if !slices.Equal(got, keys) {
+		t.Errorf("the record's keys:\n%v\nwant\n%v", got, keys)
 	}
 	path := filepath.Join(t.TempDir(), "run.txt")
-	if err := (runInfo{"passes": "3", "date": "d", "zzz": "z"}).write(path); err != nil {
+	if err := os.WriteFile(path, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "date: d\npasses: 3\nzzz: z\n" {
-		t.Errorf("written record:\n%s", b)
+	r, err := loadRunInfo(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r["go"] != "go1.26" || r["passes"] != "3" || r["describe"] != "a test run" || (r["dirty"] != "yes" && r["dirty"] != "no") {
+		t.Errorf("go %q, passes %q, describe %q, dirty %q", r["go"], r["passes"], r["describe"], r["dirty"])
+	}
+	for _, k := range []string{"commit", "cpu_id", "nproc", "cargo_bench_profile", "randp"} {
+		if r[k] == "" {
+			t.Errorf("the record has no %s in a git checkout of the repository", k)
+		}
+	}
+
+	zen3 := "cpu_id: AuthenticAMD family 25 model 1 stepping 1\n"
+	for record, want := range map[string]string{zen3: "Zen 3", zen3 + "uarch: kept\n": "kept", "cpu_id: ?\n": ""} {
+		if err := os.WriteFile(path, []byte(record), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := loadRunInfo(path); err != nil || !strings.HasPrefix(r["uarch"], want) || (want == "" && r["uarch"] != "") {
+			t.Errorf("uarch of %q: %q, %v; want %q…", record, r["uarch"], err, want)
+		}
+	}
+	runs, err := filepath.Glob("../../benches/results/*/run.txt")
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("no committed runs: %v", err)
+	}
+	for _, run := range runs {
+		r, err := loadRunInfo(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vendor, family, model, ok := cpuOf(r)
+		if want := microarchitecture(vendor, family, model); !ok || r["uarch"] != want {
+			t.Errorf("%s: uarch %q, but its cpu_id names %q", run, r["uarch"], want)
+		}
 	}
 }

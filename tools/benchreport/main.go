@@ -11,11 +11,11 @@
 // (summary.toml), the contestants' names, the tables' row orders and the
 // README functions they quote (contestants.toml), the charts' series
 // (charts.toml), the reference documents' numbers (references.toml), the
-// section headings (headings.toml), the run record's fields (run.toml) and
-// the x86 cores a run names (microarchitectures.toml), each checked against
-// its schema when the program starts; templates/*.tmpl holds the prose,
-// the tables and the order of the sections (report.tmpl), executed with
-// the values the code computes. Both are embedded.
+// section headings (headings.toml) and the x86 cores a run names
+// (microarchitectures.toml), each checked against its schema when the
+// program starts; templates/*.tmpl holds the prose, the tables and the
+// order of the sections (report.tmpl), executed with the values the code
+// computes. Both are embedded.
 // TestGoldenReport renders the committed results and compares the bytes
 // with the committed BENCHMARKS.md and charts.
 //
@@ -23,10 +23,10 @@
 // CPU in a folder named vendor-family-model: the report shows the newest
 // run's tables and every CPU's first-screen verdicts side by side.
 //
-// Other modes: -record-run writes the run record at the start of a run;
-// -cpu-dir prints the folder a run record's CPU belongs in;
-// -merge-criterion gathers criterion's per-benchmark JSON into one file;
-// -sweep prints one parameter-sweep table.
+// The run record (run.txt) is written by benches/record-run.sh as the run
+// starts. Other modes: -cpu-dir prints the folder a run record's CPU
+// belongs in; -merge-criterion gathers criterion's per-benchmark JSON into
+// one file; -sweep prints one parameter-sweep table.
 package main
 
 import (
@@ -45,10 +45,6 @@ func main() {
 		chartDir   = flag.String("chart-dir", "benches/charts", "folder for the charts (SVG), relative to -root")
 		allowDirty = flag.Bool("allow-dirty", false, "write the report although the run started from a dirty tree")
 		smoke      = flag.Bool("smoke", false, "render whatever outputs exist (make bench-smoke): missing ones are not errors")
-		recordTo   = flag.String("record-run", "", "write the run record (machine, toolchains, commit) to this file and exit")
-		goVersion  = flag.String("goversion", "", "with -record-run: `go env GOVERSION` of the go that runs the benchmarks")
-		describe   = flag.String("describe", "", "with -record-run: how the run is made (times, counts)")
-		passes     = flag.Int("passes", 0, "with -record-run: the number of passes (samples per contestant)")
 		mergeC     = flag.String("merge-c", "", "merge the per-pass Google Benchmark JSON files in this folder into -o and exit")
 		mergeFrom  = flag.String("merge-criterion", "", "merge the criterion results under this folder into -o and exit")
 		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
@@ -61,8 +57,6 @@ func main() {
 	switch {
 	case *cpuDirOf != "":
 		fmt.Println(must(cpuDir(must(loadRunInfo(at(*cpuDirOf))))))
-	case *recordTo != "":
-		check(recordRun(*root, *goVersion, *describe, *passes).write(at(*recordTo)))
 	case *mergeC != "":
 		check(os.WriteFile(at(*mergeTo), must(mergeCPasses(at(*mergeC))), 0o644))
 	case *mergeFrom != "":

@@ -187,14 +187,14 @@ func syscallSummary(out string) string {
 }
 
 // hasFlags reports whether the run's CPU has every flag of a backend, from
-// the flags randp's dispatch reads (data/run.toml's backend_flags).
+// the flags randp's dispatch reads (the record's backend_flags).
 func (r *report) hasFlags(flags []string) bool {
 	have := strings.Fields(r.res.run["backend_flags"])
 	return !slices.ContainsFunc(flags, func(f string) bool { return !slices.Contains(have, f) })
 }
 
 // cpuFlag reports whether the run's CPU has a flag the record keeps
-// (data/run.toml's cpu_flags).
+// (the record's cpu_flags, benches/record-run.sh's list).
 func (r *report) cpuFlag(flag string) bool {
 	return slices.Contains(strings.Fields(r.res.run["cpu_flags"]), flag)
 }
