@@ -12,7 +12,7 @@
 # make bench runs bench-run, whose steps also run alone:
 #   make bench-run           refuse a dirty tree, build, measure, collect, report (what make bench runs)
 #   make bench-check-clean   fail if the tree has uncommitted changes (unless BENCH_ALLOW_DIRTY=1)
-#   make bench-deps          apt-get the C benchmarks' packages when missing (benches/deps.sh)
+#   make bench-deps          apt-get the benchmarks' packages when missing (benches/deps.sh)
 #   make bench-peers         make the peers' sources available in build/peers (benches/peers.sh)
 #   make bench-c-build       build the C benchmark program, build/bench-bin/bench_c
 #   make bench-go-build      build the Go benchmark test binaries into build/bench-bin (cgo, pure-Go, peers)
@@ -23,7 +23,8 @@
 #   make bench-passes        BENCH_PASSES interleaved passes of every contestant (benches/passes.sh)
 #   make bench-sweeps        the criterion sweeps (buffer size, reseed interval)
 #   make bench-opcount       callgrind instructions per call of the Go hot paths, and the v2 Sources' stack frames
-#   make bench-collect       copy the raw outputs into benches/results/<vendor>-<family>-<model>/, replacing
+#   make bench-collect       copy the raw outputs, each kind merged into one file, into
+#                            benches/results/<vendor>-<family>-<model>/, replacing
 #                            that CPU's older run only
 #
 # Knobs: BENCH_PASSES (samples per contestant, every language; >= 10 for
@@ -152,8 +153,8 @@ bench-opcount:
 bench-collect:
 	dir=$(BENCH_RESULTS)/$$($(BENCH_REPORT) -cpu-dir $(BENCH_DIR)/run.txt) && test "$$dir" != $(BENCH_RESULTS)/ && \
 	rm -rf "$$dir" && mkdir -p "$$dir" && \
-	($(BENCH_REPORT) -merge-criterion $(BENCH_DIR)/criterion -o $$dir/criterion.json) && \
-	($(BENCH_REPORT) -merge-c $(BENCH_DIR)/c -o $$dir/c.json) && \
+	benches/merge-results.sh criterion $(BENCH_DIR)/criterion >$$dir/criterion.json && \
+	benches/merge-results.sh c $(BENCH_DIR)/c >$$dir/c.json && \
 	cp $(BENCH_DIR)/*.txt "$$dir"/
 
 bench-report:
@@ -212,10 +213,11 @@ bench-sweeps:
 	bash -o pipefail -c 'CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion/sweeps $(SWEEP_ENV) $(CARGO_BENCH) --quiet --bench sweep 2>&1 \
 		| tee $(BENCH_DIR)/sweep.txt'
 
-num-blocks reseed-countdown:
+num-blocks reseed-countdown: bench-deps
 	mkdir -p $(BENCH_DIR)
 	CRITERION_HOME=$(abspath $(BENCH_DIR))/criterion/sweeps $(SWEEP_ENV) $(CARGO_BENCH) --bench sweep -- $(subst -,_,$@)
-	@$(BENCH_REPORT) -root ../.. -criterion $(BENCH_DIR)/criterion/sweeps -sweep $(subst -,_,$@)
+	benches/merge-results.sh criterion $(BENCH_DIR)/criterion/sweeps >$(BENCH_DIR)/sweeps.json
+	@$(BENCH_REPORT) -root ../.. -criterion $(BENCH_DIR)/sweeps.json -sweep $(subst -,_,$@)
 
 # ---- Go ----
 
@@ -263,6 +265,6 @@ bench-smoke: staticlib bench-c-build bench-go-build bench-ceiling-build
 		benches/passes.sh 1 $(SMOKE_DIR) >/dev/null
 	cd tools/benchreport && $(GO) vet . && $(GO) test .
 	benches/record-run.sh "$$($(GO) env GOVERSION)" 1 smoke >$(SMOKE_DIR)/run.txt
-	$(BENCH_REPORT) -merge-c $(SMOKE_DIR)/c -o $(SMOKE_DIR)/c.json
+	benches/merge-results.sh c $(SMOKE_DIR)/c >$(SMOKE_DIR)/c.json
 	$(BENCH_REPORT) -root ../.. -results $(SMOKE_DIR) -smoke -allow-dirty \
 		-out $(SMOKE_DIR)/BENCHMARKS.md -chart-dir $(SMOKE_DIR)/charts

@@ -1,76 +1,25 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 )
 
-// critRaw is one benchmark as criterion wrote it: new/benchmark.json and
-// new/estimates.json, kept verbatim in the merged file.
+// critRaw is one benchmark as criterion wrote it in one pass (0: no
+// pass): new/benchmark.json and new/estimates.json, kept verbatim in the
+// merged file (benches/merge-results.sh criterion).
 type critRaw struct {
-	Pass      int             `json:"pass,omitempty"`
+	Pass      int             `json:"pass"`
 	Benchmark json.RawMessage `json:"benchmark"`
 	Estimates json.RawMessage `json:"estimates"`
 }
 
-// mergeCriterion gathers every new/benchmark.json with its
-// new/estimates.json under dir (criterion's CRITERION_HOME layout, one
-// pass-NN folder per pass, or none) into one JSON array, the raw record
-// committed beside the report; each entry carries its pass (0: no pass).
-func mergeCriterion(dir string) ([]byte, error) {
-	var all []critRaw
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || d.Name() != "benchmark.json" || filepath.Base(filepath.Dir(path)) != "new" {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		e, err := os.ReadFile(filepath.Join(filepath.Dir(path), "estimates.json"))
-		if err != nil {
-			return err
-		}
-		pass := 0
-		if rel, err := filepath.Rel(dir, path); err == nil {
-			first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-			fmt.Sscanf(first, "pass-%d", &pass)
-		}
-		all = append(all, critRaw{pass, b, e})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading criterion results: %w", err)
-	}
-	slices.SortFunc(all, func(a, b critRaw) int {
-		return cmp.Or(a.Pass-b.Pass, strings.Compare(string(a.Benchmark), string(b.Benchmark)))
-	})
-	return json.MarshalIndent(all, "", " ")
-}
-
-// loadCriterion reads a merged file (mergeCriterion) or a CRITERION_HOME
-// tree: each benchmark as rust:group/function, one sample per pass (the
-// median criterion found in that process).
+// loadCriterion reads a merged file (critRaw): each benchmark as
+// rust:group/function, one sample per pass (the median criterion found in
+// that process).
 func loadCriterion(path string) (store, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return store{}, err
-	}
-	var raw []byte
-	if st.IsDir() {
-		raw, err = mergeCriterion(path)
-	} else {
-		raw, err = os.ReadFile(path)
-	}
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return store{}, err
 	}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
@@ -19,42 +17,6 @@ type cRun struct {
 	missing   map[string]string // contestant key -> reason; nil when the C program did not run
 	build     string
 	dstOffset map[int]int
-}
-
-// mergeCPasses gathers the per-pass Google Benchmark JSON files of a folder
-// (pass-NN.json, one process each) into one file: {"passes": [{"pass": N,
-// "run": <the file as written>}, ...]}, the raw record kept beside the report.
-func mergeCPasses(dir string) ([]byte, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "pass-*.json"))
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no pass-*.json in %s", dir)
-	}
-	sort.Strings(files)
-	type pass struct {
-		Pass int             `json:"pass"`
-		Run  json.RawMessage `json:"run"`
-	}
-	var all struct {
-		Passes []pass `json:"passes"`
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		var n int
-		if _, err := fmt.Sscanf(filepath.Base(f), "pass-%d.json", &n); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		if !json.Valid(b) {
-			return nil, fmt.Errorf("%s: not JSON", f)
-		}
-		all.Passes = append(all.Passes, pass{n, b})
-	}
-	return json.MarshalIndent(all, "", " ")
 }
 
 // why says why a contestant has no rows ("" when it ran).
@@ -83,13 +45,14 @@ type gbenchRun struct {
 	} `json:"benchmarks"`
 }
 
-// gbenchPass is one pass's Google Benchmark output in a merged file.
+// gbenchPass is one pass's Google Benchmark output in a merged file
+// (benches/merge-results.sh c).
 type gbenchPass struct {
 	Pass int       `json:"pass"`
 	Run  gbenchRun `json:"run"`
 }
 
-// loadCBench reads a merged file (mergeCPasses) or one Google Benchmark
+// loadCBench reads a merged file (gbenchPass) or one Google Benchmark
 // JSON output (every sample then counts as pass 0): each benchmark as
 // c:name without "/real_time", its time of one operation in ns.
 //

@@ -24,9 +24,10 @@
 // run's tables and every CPU's first-screen verdicts side by side.
 //
 // The run record (run.txt) is written by benches/record-run.sh as the run
-// starts. Other modes: -cpu-dir prints the folder a run record's CPU
-// belongs in; -merge-criterion gathers criterion's per-benchmark JSON into
-// one file; -sweep prints one parameter-sweep table.
+// starts, and benches/merge-results.sh gathers each pass's C and criterion
+// outputs into one file of each kind. Other modes: -cpu-dir prints the
+// folder a run record's CPU belongs in; -sweep prints one parameter-sweep
+// table.
 package main
 
 import (
@@ -45,10 +46,7 @@ func main() {
 		chartDir   = flag.String("chart-dir", "benches/charts", "folder for the charts (SVG), relative to -root")
 		allowDirty = flag.Bool("allow-dirty", false, "write the report although the run started from a dirty tree")
 		smoke      = flag.Bool("smoke", false, "render whatever outputs exist (make bench-smoke): missing ones are not errors")
-		mergeC     = flag.String("merge-c", "", "merge the per-pass Google Benchmark JSON files in this folder into -o and exit")
-		mergeFrom  = flag.String("merge-criterion", "", "merge the criterion results under this folder into -o and exit")
-		mergeTo    = flag.String("o", "", "with -merge-criterion: the file to write")
-		critPath   = flag.String("criterion", "", "with -sweep: criterion folder or merged file (default: the newest run's in -results)")
+		critPath   = flag.String("criterion", "", "with -sweep: criterion's merged file (benches/merge-results.sh; default: the newest run's in -results)")
 		sweep      = flag.String("sweep", "", "print the table of one sweep (num_blocks or reseed_countdown) and exit")
 		cpuDirOf   = flag.String("cpu-dir", "", "print the folder name (vendor-family-model) of the CPU this run record names and exit")
 	)
@@ -57,10 +55,6 @@ func main() {
 	switch {
 	case *cpuDirOf != "":
 		fmt.Println(must(cpuDir(must(loadRunInfo(at(*cpuDirOf))))))
-	case *mergeC != "":
-		check(os.WriteFile(at(*mergeTo), must(mergeCPasses(at(*mergeC))), 0o644))
-	case *mergeFrom != "":
-		check(os.WriteFile(at(*mergeTo), must(mergeCriterion(at(*mergeFrom))), 0o644))
 	case *sweep != "":
 		var crit store
 		if *critPath != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,16 +90,24 @@ func resultsOf(stores ...store) *results {
 	return r
 }
 
-// loadMerged merges the pass-NN.json files of dir (mergeCPasses) and
-// loads the result.
+// mergeResults is benches/merge-results.sh's merge of kind (c or
+// criterion) of the outputs in dir.
+func mergeResults(t *testing.T, kind, dir string) string {
+	t.Helper()
+	cmd := exec.Command("../../benches/merge-results.sh", kind, dir)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("merge-results.sh %s %s: %v", kind, dir, err)
+	}
+	return string(out)
+}
+
+// loadMerged merges the pass-NN.json files of dir and loads the result.
 func loadMerged(t *testing.T, dir string) (store, cRun) {
 	t.Helper()
-	b, err := mergeCPasses(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	merged := filepath.Join(t.TempDir(), "c.json")
-	writeFile(t, merged, string(b))
+	writeFile(t, merged, mergeResults(t, "c", dir))
 	s, c, err := loadCBench(merged)
 	if err != nil {
 		t.Fatal(err)
@@ -281,15 +290,11 @@ func critEntry(t *testing.T, home, group, fn string, median, lo, hi float64) {
 }
 
 // loadMergedCriterion merges the criterion folders under home
-// (mergeCriterion) and loads the result.
+// and loads the result.
 func loadMergedCriterion(t *testing.T, home string) store {
 	t.Helper()
-	b, err := mergeCriterion(home)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "criterion.json")
-	writeFile(t, path, string(b))
+	writeFile(t, path, mergeResults(t, "criterion", home))
 	set, err := loadCriterion(path)
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +317,26 @@ func TestCriterionPasses(t *testing.T) {
 	}
 	if s := set.stat("rust:num_blocks_u64/256"); s.Center != 1.5 || s.Lo != 1.4 || s.Hi != 1.6 {
 		t.Errorf("one-process benchmark = %+v, want criterion's 1.5 [1.4, 1.6]", s)
+	}
+}
+
+// TestMergeRefusesIncompleteOutputs: benches/merge-results.sh fails on a
+// criterion benchmark without its estimates and on a folder without C
+// passes, rather than writing a record that lacks them.
+func TestMergeRefusesIncompleteOutputs(t *testing.T) {
+	home := t.TempDir()
+	critEntry(t, filepath.Join(home, "pass-01"), "u64", "randp_u64", 2, 1, 3)
+	critEntry(t, filepath.Join(home, "pass-02"), "u64", "randp_u64", 2, 1, 3)
+	if entries := mergeResults(t, "criterion", home); strings.Count(entries, `"pass": 2`) != 1 {
+		t.Fatalf("the control, complete, did not merge into two passes:\n%s", entries)
+	}
+	if err := os.Remove(filepath.Join(home, "pass-02", "u64", "randp_u64", "new", "estimates.json")); err != nil {
+		t.Fatal(err)
+	}
+	for kind, dir := range map[string]string{"criterion": home, "c": t.TempDir()} {
+		if out, err := exec.Command("../../benches/merge-results.sh", kind, dir).Output(); err == nil {
+			t.Errorf("merge-results.sh %s of incomplete outputs succeeded:\n%s", kind, out)
+		}
 	}
 }
 
@@ -402,11 +427,7 @@ func fullResults(t *testing.T, passes int, purego string) string {
 		}
 		w(fmt.Sprintf("c/pass-%02d.json", p), gbenchDoc(ops, map[string]any{"library_build_type": "debug"}))
 	}
-	b, err := mergeCPasses(filepath.Join(dir, "c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w("c.json", string(b))
+	w("c.json", mergeResults(t, "c", filepath.Join(dir, "c")))
 	// Rust: randp's u32 slower than ThreadRng's.
 	home := filepath.Join(dir, "crit")
 	for p := 1; p <= passes; p++ {
@@ -431,11 +452,7 @@ func fullResults(t *testing.T, passes int, purego string) string {
 			critEntry(t, ph, "backend_u64", b, 2*k+d, 0, 0)
 		}
 	}
-	cb, err := mergeCriterion(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w("criterion.json", string(cb))
+	w("criterion.json", mergeResults(t, "criterion", home))
 	goOut := func(impl string, names []string, ns func(name string) float64) string {
 		out := "goos: linux\ngoarch: amd64\n"
 		for p := 0; p < passes; p++ {
@@ -698,11 +715,7 @@ func editCRows(t *testing.T, dir, prefix string, edit func(row map[string]any) b
 	if matched == 0 {
 		t.Fatalf("no C benchmark in %s is named %s...", dir, prefix)
 	}
-	b, err := mergeCPasses(filepath.Join(dir, "c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "c.json"), string(b))
+	writeFile(t, filepath.Join(dir, "c.json"), mergeResults(t, "c", filepath.Join(dir, "c")))
 }
 
 // TestReportFromResults renders a complete results folder and checks what
