@@ -320,22 +320,72 @@ func TestCriterionPasses(t *testing.T) {
 	}
 }
 
-// TestMergeRefusesIncompleteOutputs: benches/merge-results.sh fails on a
-// criterion benchmark without its estimates and on a folder without C
-// passes, rather than writing a record that lacks them.
+// TestMergeRefusesIncompleteOutputs: benches/merge-results.sh merges
+// complete outputs (the controls) and fails, rather than writing a record
+// that lacks or misreads a pass, on each way a pass can be cut short or
+// misnamed: a criterion benchmark without its estimates or with an empty
+// file, a non-finite number (Google Benchmark writes NaN for a counter it
+// could not compute), no C passes, an empty C pass, a file that is not
+// named as a pass.
 func TestMergeRefusesIncompleteOutputs(t *testing.T) {
-	home := t.TempDir()
-	critEntry(t, filepath.Join(home, "pass-01"), "u64", "randp_u64", 2, 1, 3)
-	critEntry(t, filepath.Join(home, "pass-02"), "u64", "randp_u64", 2, 1, 3)
-	if entries := mergeResults(t, "criterion", home); strings.Count(entries, `"pass": 2`) != 1 {
+	est := filepath.Join("pass-02", "u64", "randp_u64", "new", "estimates.json")
+	crit := func(t *testing.T) string {
+		home := t.TempDir()
+		critEntry(t, filepath.Join(home, "pass-01"), "u64", "randp_u64", 2, 1, 3)
+		critEntry(t, filepath.Join(home, "pass-02"), "u64", "randp_u64", 2, 1, 3)
+		return home
+	}
+	c := func(t *testing.T) string {
+		dir := t.TempDir()
+		for _, p := range []string{"pass-01.json", "pass-02.json"} {
+			writeFile(t, filepath.Join(dir, p), gbenchDoc(map[string]float64{"u64/randp": 2}, nil))
+		}
+		return dir
+	}
+	if entries := mergeResults(t, "criterion", crit(t)); strings.Count(entries, `"pass": 2`) != 1 {
 		t.Fatalf("the control, complete, did not merge into two passes:\n%s", entries)
 	}
-	if err := os.Remove(filepath.Join(home, "pass-02", "u64", "randp_u64", "new", "estimates.json")); err != nil {
-		t.Fatal(err)
+	if passes := mergeResults(t, "c", c(t)); strings.Count(passes, `"pass": 2`) != 1 {
+		t.Fatalf("the C control, complete, did not merge into two passes:\n%s", passes)
 	}
-	for kind, dir := range map[string]string{"criterion": home, "c": t.TempDir()} {
+	for name, broken := range map[string]func(t *testing.T) (kind, dir string){
+		"criterion without estimates": func(t *testing.T) (string, string) {
+			home := crit(t)
+			if err := os.Remove(filepath.Join(home, est)); err != nil {
+				t.Fatal(err)
+			}
+			return "criterion", home
+		},
+		"criterion, an empty file": func(t *testing.T) (string, string) {
+			home := crit(t)
+			writeFile(t, filepath.Join(home, est), "")
+			return "criterion", home
+		},
+		"criterion, Infinity": func(t *testing.T) (string, string) {
+			home := crit(t)
+			writeFile(t, filepath.Join(home, est), `{"median":{"point_estimate":Infinity}}`)
+			return "criterion", home
+		},
+		"no C passes": func(t *testing.T) (string, string) { return "c", t.TempDir() },
+		"an empty C pass": func(t *testing.T) (string, string) {
+			dir := c(t)
+			writeFile(t, filepath.Join(dir, "pass-03.json"), "")
+			return "c", dir
+		},
+		"C, NaN": func(t *testing.T) (string, string) {
+			dir := c(t)
+			writeFile(t, filepath.Join(dir, "pass-03.json"), `{"context":{},"benchmarks":[{"real_time":NaN}]}`)
+			return "c", dir
+		},
+		"C, not a pass": func(t *testing.T) (string, string) {
+			dir := c(t)
+			writeFile(t, filepath.Join(dir, "pass-3x.json"), `{}`)
+			return "c", dir
+		},
+	} {
+		kind, dir := broken(t)
 		if out, err := exec.Command("../../benches/merge-results.sh", kind, dir).Output(); err == nil {
-			t.Errorf("merge-results.sh %s of incomplete outputs succeeded:\n%s", kind, out)
+			t.Errorf("%s: merge-results.sh %s succeeded:\n%s", name, kind, out)
 		}
 	}
 }
