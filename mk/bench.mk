@@ -149,13 +149,14 @@ bench-opcount:
 
 # The run goes into its CPU's folder, benches/results/<vendor>-<family>-<model>
 # (benchreport -cpu-dir reads the CPU from run.txt), replacing that CPU's
-# older run; the other CPUs' runs stay.
+# older run; the other CPUs' runs stay. The merges come first, so that a
+# failed one leaves that older run in place.
 bench-collect:
+	benches/merge-results.sh criterion $(BENCH_DIR)/criterion >$(BENCH_DIR)/criterion.json
+	benches/merge-results.sh c $(BENCH_DIR)/c >$(BENCH_DIR)/c.json
 	dir=$(BENCH_RESULTS)/$$($(BENCH_REPORT) -cpu-dir $(BENCH_DIR)/run.txt) && test "$$dir" != $(BENCH_RESULTS)/ && \
 	rm -rf "$$dir" && mkdir -p "$$dir" && \
-	benches/merge-results.sh criterion $(BENCH_DIR)/criterion >$$dir/criterion.json && \
-	benches/merge-results.sh c $(BENCH_DIR)/c >$$dir/c.json && \
-	cp $(BENCH_DIR)/*.txt "$$dir"/
+	cp $(BENCH_DIR)/*.txt $(BENCH_DIR)/criterion.json $(BENCH_DIR)/c.json "$$dir"/
 
 bench-report:
 	$(BENCH_REPORT) -root ../.. -results $(BENCH_RESULTS) $(if $(filter 1,$(BENCH_ALLOW_DIRTY)),-allow-dirty)
