@@ -29,8 +29,15 @@ section() {
 		END { print (out == "" ? "default" : out) }' Cargo.toml
 }
 
-dirty=no
-[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=yes
+# dirty is "unknown" when git cannot say (the report then refuses the run).
+if status=$(git status --porcelain --untracked-files=no 2>/dev/null); then
+	dirty=no
+	[ -z "$status" ] || dirty=yes
+else
+	dirty=unknown
+fi
+# RUSTFLAGS, quoted as a Go string would be.
+rustflags=$(printf '%s' "${RUSTFLAGS:-}" | sed 's/\\/\\\\/g; s/"/\\"/g')
 vendor=$(cpu vendor_id) family=$(cpu 'cpu family') model=$(cpu model) stepping=$(cpu stepping) microcode=$(cpu microcode)
 backend=$(first target/release/randp-cat --backend | cut -d ' ' -f 1)
 xsys=$(sed -n 's/^[[:space:]]*\(require[[:space:]]\{1,\}\)\{0,1\}\(golang.org\/x\/sys\)[[:space:]]\{1,\}\([^[:space:]]*\).*/\2 \3/p' benches/go/go.mod | head -n 1)
@@ -52,7 +59,7 @@ kernel: $(first uname -srm)
 libc: $(first ldd --version)
 glibc: $(first getconf GNU_LIBC_VERSION)
 rustc: $(first rustc --version)
-cargo_bench_profile: [profile.bench] $(section profile.bench) (inherits [profile.release] $(section profile.release); opt-level 3); RUSTFLAGS="${RUSTFLAGS:-}"
+cargo_bench_profile: [profile.bench] $(section profile.bench) (inherits [profile.release] $(section profile.release); opt-level 3); RUSTFLAGS="$rustflags"
 go: $goversion
 compiler: $(first cc --version)
 cxx: $(first c++ --version)

@@ -115,10 +115,13 @@ func TestRecordRun(t *testing.T) {
 	if r["go"] != "go1.26" || r["passes"] != "3" || r["describe"] != "a test run" || (r["dirty"] != "yes" && r["dirty"] != "no") {
 		t.Errorf("go %q, passes %q, describe %q, dirty %q", r["go"], r["passes"], r["describe"], r["dirty"])
 	}
-	for _, k := range []string{"commit", "cpu_id", "nproc", "cargo_bench_profile", "randp"} {
+	for _, k := range []string{"commit", "nproc", "cargo_bench_profile", "randp"} {
 		if r[k] == "" {
 			t.Errorf("the record has no %s in a git checkout of the repository", k)
 		}
+	}
+	if _, family, _, ok := cpuOf(r); !ok || family == 0 {
+		t.Errorf("cpu_id %q names no CPU family and model (the results folder and uarch follow from them)", r["cpu_id"])
 	}
 
 	zen3 := "cpu_id: AuthenticAMD family 25 model 1 stepping 1\n"
