@@ -116,7 +116,9 @@ bench-run: bench-check-clean staticlib bench-c-build bench-go-build bench-rust-b
 	$(MAKE) --no-print-directory bench-collect bench-report
 
 bench-check-clean:
-	@if [ -n "$$(git status --porcelain --untracked-files=no)" ] && [ "$(BENCH_ALLOW_DIRTY)" != 1 ]; then \
+	@status=$$(git status --porcelain --untracked-files=no) || \
+		{ echo "make bench: git cannot read the working tree's state (see its message above)" >&2; exit 1; }; \
+	if [ -n "$$status" ] && [ "$(BENCH_ALLOW_DIRTY)" != 1 ]; then \
 		echo "make bench: the working tree has uncommitted changes; commit them (the report names the commit)" >&2; \
 		echo "or run with BENCH_ALLOW_DIRTY=1 (the report then says the tree was dirty)" >&2; exit 1; fi
 
