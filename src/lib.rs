@@ -253,6 +253,17 @@ pub mod internals {
         crate::os::stack_look_up_entry()
     }
 
+    /// The entry address of the wipe of the stack below a keystream call's
+    /// frame, which runs after every keystream call where signals are
+    /// blocked around it (no rseq: musl, older glibc), for the tests that
+    /// single-step a draw, which run it as one step: it writes only dead
+    /// stack and keeps nothing, and each byte its `rep stosb` zeroes would
+    /// be a step. Its return address is at `[rsp]` on entry.
+    #[cfg(target_arch = "x86_64")]
+    pub fn stack_wipe_entry() -> usize {
+        crate::keystream::stack_wipe_entry()
+    }
+
     /// The entry address of the vDSO's getrandom that randp calls (0 if it
     /// calls none), for the tests that single-step a draw, which run it as
     /// one step: it is the kernel's code, with a state of its own.

@@ -432,6 +432,16 @@ pub(crate) fn kernel_entries() -> [(&'static str, usize); 4] {
     ]
 }
 
+/// The entry address of the wipe of the stack below a keystream call's
+/// frame (`x86::wipe_below_stack`), for the tests that single-step a draw,
+/// which run it as one step: a naked leaf that writes only dead stack and
+/// keeps nothing, whose `rep stosb` would be a step per byte. Its return
+/// address is at `[rsp]` on entry.
+#[cfg(all(feature = "internals", target_arch = "x86_64"))]
+pub(crate) fn stack_wipe_entry() -> usize {
+    x86::wipe_below_stack as *const () as usize
+}
+
 /// Runs `f`, which copies key material through registers (the test views of
 /// the state), with signals blocked, and zeroes the vector registers after it.
 #[cfg(feature = "internals")]

@@ -74,9 +74,17 @@
 //! well. The lookup of the thread's stack bounds in /proc/self/maps that a
 //! thread's first keystream call makes is run as one step too: it keeps no
 //! state but the two thread-local words it stores at its end, and its steps
-//! (some hundred thousand in debug) would each be a case. The output names the steps covered per path. Where the state pages
-//! are not droppable (Linux < 6.11) only the forks run, and the output says
-//! so. Linux on x86_64 only; tracees run without address randomisation.
+//! (some hundred thousand in debug) would each be a case. So is the wipe of
+//! the stack below a keystream call, which runs after every kernel where
+//! signals are blocked around it (no rseq: musl): it writes only dead
+//! stack, and its `rep stosb` would be a step per byte. A signal sent where
+//! the tracee has it blocked (around a kernel, there) waits until the
+//! tracee unblocks it, and the tracer follows it there; the output counts
+//! those steps, and an early drop at one must find it blocked as the
+//! recording did. The output names the steps covered per path. Where the
+//! state pages are not droppable (Linux < 6.11) only the forks run, and the
+//! output says so. Linux on x86_64 (glibc and musl) only; tracees run
+//! without address randomisation.
 
 #![cfg(all(target_os = "linux", target_arch = "x86_64"))]
 
@@ -149,6 +157,9 @@ fn zero_key_words() -> Vec<u64> {
 #[derive(PartialEq)]
 struct Trace {
     steps: Vec<(u64, u64, usize)>,
+    /// The steps at which the tracee had SIGUSR1 blocked (around the
+    /// keystream kernels, where there is no rseq: musl), in order.
+    blocked: Vec<usize>,
     kernel_calls: usize,
     /// The step right after the last keystream kernel call returned.
     after_kernel: Option<usize>,
@@ -191,14 +202,14 @@ fn coverage(cases: usize, steps: usize) -> String {
 fn trace(path: Path, action: Action) -> Trace {
     agreed(path.name(), || {
         let mut t = Tracee::start(path, action);
-        let (steps, kernel_calls, after_kernel) = record(&t, usize::MAX);
+        let recording = record(&t, usize::MAX);
         // A restore's tracee stops after its report, for the tracer.
         let report = if action.restores() { t.run_to_report() } else { Vec::new() };
         let (mut words, status) = t.release(0);
         words.extend(report);
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{}: {}", path.name(), describe(status));
         assert!(words.contains(&REPORT));
-        Trace { steps, kernel_calls, after_kernel }
+        recording
     })
 }
 
@@ -222,27 +233,31 @@ fn agreed<T: PartialEq>(what: &str, mut run: impl FnMut() -> T) -> T {
 
 /// Single-steps `t` from where it stands to the call's return, or for
 /// `max` steps: each step's instruction, stack pointer (from the call's)
-/// and how many times before that pair was reached from the start; how many
-/// keystream kernel calls were stepped over, and the step after the last.
-fn record(t: &Tracee, max: usize) -> (Vec<(u64, u64, usize)>, usize, Option<usize>) {
-    let (mut steps, mut kernel_calls, mut after_kernel, mut seen) =
-        (Vec::new(), 0, None, std::collections::HashMap::new());
-    while steps.len() < max {
+/// and how many times before that pair was reached from the start, and the
+/// steps with SIGUSR1 blocked; how many keystream kernel calls were stepped
+/// over, and the step after the last.
+fn record(t: &Tracee, max: usize) -> Trace {
+    let mut tr = Trace { steps: Vec::new(), blocked: Vec::new(), kernel_calls: 0, after_kernel: None };
+    let mut seen = std::collections::HashMap::new();
+    while tr.steps.len() < max {
         let regs = t.regs();
         let at = (regs.rip, t.entry_rsp().wrapping_sub(regs.rsp));
         let n = seen.entry(at).or_insert(0);
-        steps.push((at.0, at.1, *n));
+        if t.blocks(libc::SIGUSR1) {
+            tr.blocked.push(tr.steps.len());
+        }
+        tr.steps.push((at.0, at.1, *n));
         *n += 1;
         match t.step() {
             Step::Returned => break,
             Step::Kernel => {
-                kernel_calls += 1;
-                after_kernel = Some(steps.len());
+                tr.kernel_calls += 1;
+                tr.after_kernel = Some(tr.steps.len());
             }
             Step::Instruction => {}
         }
     }
-    (steps, kernel_calls, after_kernel)
+    tr
 }
 
 /// The steps after a late drop (`after_drop`) at which a draw is made at
@@ -272,7 +287,7 @@ fn after_drop(tr: &Trace, path: Path, zero: &[u64]) -> (Vec<StepOutcome>, usize,
     let rest = agreed(path.name(), || {
         let t = Tracee::start(path, Action::DropEarly);
         start(&t);
-        let (rest, _, _) = record(&t, usize::MAX);
+        let rest = record(&t, usize::MAX).steps;
         let _ = t.release(0);
         rest
     });
@@ -312,7 +327,13 @@ fn case(tr: &Trace, path: Path, action: Action, k: usize, probe_at: usize, zero:
             (words, status, 0)
         }
         Action::DropEarly => {
-            t.signal_here();
+            // Where signals are blocked, the drop comes where they are
+            // unblocked: at the same steps as in the recording.
+            if t.signal_here() != tr.blocked.binary_search(&k).is_ok() {
+                return Err(format!(
+                    "SIGUSR1 blocked at step {k} in this run and not in the recording, or the reverse"
+                ));
+            }
             let (rip, depth, _) = tr.steps[probe_at];
             t.run_to_instance(rip, t.entry_rsp().wrapping_sub(depth), 0);
             t.probe();
@@ -803,7 +824,7 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     let failed = outcomes.iter().filter(|o| o.2.is_err()).count() + usize::from(scattered);
     println!(
         "single step: {}: {} steps ({} distinct instructions, {} keystream kernel calls stepped over); \
-         {} cases: {} at {} (0..={}){}; \
+         {} cases: {} at {} (0..={}){}{}; \
          {failed} failed, {:.1} s; a fork after the result was final (the child returns it too) at steps {}",
         path.name(),
         n,
@@ -818,6 +839,7 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         } else {
             String::new()
         },
+        blocked_note(&tr),
         start.elapsed().as_secs_f64(),
         ranges(&late),
     );
@@ -855,6 +877,21 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
     (passed, failed, failures)
 }
 
+/// The steps of `tr` with signals blocked, as the output says them: a
+/// signal sent at one of them waits and comes in where they are unblocked
+/// (the early drops check that each does so where the recording had it
+/// blocked).
+fn blocked_note(tr: &Trace) -> String {
+    if tr.blocked.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; signals blocked at {} steps (around the keystream kernels, without rseq), where a signal comes in \
+         where they are unblocked",
+        tr.blocked.len()
+    )
+}
+
 /// What two runs from one snapshot may share on `path` at most: the buffer
 /// (the refill in flight), and for the paths that write directly a mix
 /// interval of direct output besides; `None` where the process has no vDSO
@@ -876,20 +913,6 @@ fn main() {
         }
         let (path, action) = role.split_once(',').unwrap();
         tracee::run(Path::from_name(path), Action::from_name(action));
-    }
-    // musl: the tracer's return from an injected handler (ptrace.rs,
-    // `handle`) expects rt_sigreturn to land back on the interrupted
-    // instruction; where the signal is injected inside musl's system-call
-    // wrapper, the tracee first runs elsewhere (seen: three instructions in
-    // another function, then an instruction before the interrupted one), which
-    // the tracer does not follow yet. Not run there until it does.
-    if cfg!(target_env = "musl") {
-        eprintln!(
-            "single step: NOT TESTED on musl: the tracer does not yet follow a handler's return \
-             inside musl's system-call wrapper (tests/single_step/main.rs says more)"
-        );
-        println!("single_step: 0 passed, 0 failed, 1 skipped");
-        return;
     }
     // The tracees run without address randomisation (ptrace.rs), which a
     // seccomp filter may refuse: Docker's default profile allows

@@ -173,10 +173,10 @@ pub const HEADER: u64 = 0x5241_4e44_505f_4844; // "RANDP_HD"
 pub const REPORT: u64 = 0x5241_4e44_505f_5250; // "RANDP_RP"
 /// Header words after the magic: the call's entry, SIGUSR2's handler, the
 /// address handlers return to, the entries of the calls run as one step
-/// (the stack lookup, and the vDSO's getrandom or 0), the number of
-/// kernels, and whether the tracee is a debug build (1) or not (0); the
-/// kernels' entries follow.
-pub const HEADER_WORDS: usize = 7;
+/// (the stack lookup, the wipe of the stack below a keystream call, and
+/// the vDSO's getrandom or 0), the number of kernels, and whether the
+/// tracee is a debug build (1) or not (0); the kernels' entries follow.
+pub const HEADER_WORDS: usize = 8;
 
 /// The environment variable that makes this binary a tracee: `path,action`
 /// (their names) runs that path's call under that action; [`BUILD_ROLE`]

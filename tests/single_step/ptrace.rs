@@ -53,7 +53,8 @@ pub struct Tracee {
     /// The kernels' entry addresses.
     kernels: Vec<u64>,
     /// The entries of the calls run as one step: the stack-bounds lookup,
-    /// and the vDSO's getrandom where there is one.
+    /// the wipe of the stack below a keystream call, and the vDSO's
+    /// getrandom where there is one.
     whole: Vec<u64>,
     /// SIGUSR2's handler, and where handlers return to.
     probe: u64,
@@ -89,7 +90,8 @@ type Request = libc::c_int;
 
 fn ptrace(req: Request, pid: libc::pid_t, addr: u64, data: u64) -> i64 {
     // SAFETY: every request made here reads or writes the tracee only, or
-    // (GETREGS, SETREGS) a user_regs_struct that the caller passes by address.
+    // (GETREGS, SETREGS) a user_regs_struct that the caller passes by
+    // address, or (GETSIGMASK) the 8-byte set it passes by address.
     let r = unsafe { libc::ptrace(req, pid, addr as *mut libc::c_void, data as *mut libc::c_void) };
     r as i64
 }
@@ -164,9 +166,9 @@ impl Tracee {
         let header = t.read_words(1 + HEADER_WORDS).expect("the tracee's header");
         assert_eq!(header[0], HEADER);
         (t.probe, t.restorer) = (header[2], header[3]);
-        t.whole = header[4..6].iter().copied().filter(|&a| a != 0).collect();
-        assert_eq!(header[7] == 1, debug, "the tracee's header names another build than it did when asked");
-        t.kernels = t.read_words(header[6] as usize).expect("the kernels' entries");
+        t.whole = header[4..7].iter().copied().filter(|&a| a != 0).collect();
+        assert_eq!(header[8] == 1, debug, "the tracee's header names another build than it did when asked");
+        t.kernels = t.read_words(header[7] as usize).expect("the kernels' entries");
         assert_eq!(wait_stop(pid), libc::SIGSTOP);
         // Suppress the SIGSTOP, run to the call.
         t.run_to(header[1], 0);
@@ -303,8 +305,9 @@ impl Tracee {
     }
 
     /// One step: an instruction, or a whole kernel when the tracee is at a
-    /// kernel's entry, or the whole stack lookup or vDSO getrandom at its
-    /// entry (the return address is then at `[rsp]`).
+    /// kernel's entry, or a whole call run as one step (the stack lookup,
+    /// the stack wipe, the vDSO's getrandom) at its entry (the return
+    /// address is then at `[rsp]`).
     pub fn step(&self) -> Step {
         let regs = self.regs();
         if regs.rip == self.ret && regs.rsp == self.rsp_after {
@@ -329,23 +332,51 @@ impl Tracee {
     }
 
     /// Delivers SIGUSR2 where the tracee is stopped, runs its handler to
-    /// the end and stops the tracee again where it was.
-    pub fn probe(&self) {
-        self.handle(libc::SIGUSR2, Some(self.probe));
+    /// the end and stops the tracee again where it was, or where it
+    /// unblocked the signal (see [`Self::handle`]); returns whether it had
+    /// to wait for that.
+    pub fn probe(&self) -> bool {
+        self.handle(libc::SIGUSR2, Some(self.probe))
     }
 
     /// Delivers SIGUSR1 where the tracee is stopped, as [`Self::probe`].
-    pub fn signal_here(&self) {
-        self.handle(libc::SIGUSR1, None);
+    pub fn signal_here(&self) -> bool {
+        self.handle(libc::SIGUSR1, None)
+    }
+
+    /// Whether the stopped tracee has signal `sig` blocked: sent now, it
+    /// waits until the tracee unblocks it (where keystream calls block
+    /// signals around them: without rseq, as on musl).
+    pub fn blocks(&self, sig: i32) -> bool {
+        let mut mask = 0u64;
+        let r = ptrace(libc::PTRACE_GETSIGMASK as Request, self.pid, 8, &mut mask as *mut u64 as u64);
+        assert_eq!(r, 0, "PTRACE_GETSIGMASK");
+        mask & (1 << (sig - 1)) != 0
     }
 
     /// Delivers `sig`, checks that the tracee entered `handler` (when
-    /// given), runs to the handler's return (glibc's restorer) and steps
-    /// through rt_sigreturn back to where the signal came.
-    fn handle(&self, sig: i32, handler: Option<u64>) {
-        let at = self.regs();
+    /// given), runs to the handler's return (the C library's restorer) and
+    /// steps through rt_sigreturn back to where the signal came. Where the
+    /// tracee has `sig` blocked, the signal waits: the tracee runs on to
+    /// where it unblocks it and takes it there, and stops there after the
+    /// handler (a signal sent anywhere in a blocked stretch comes in at its
+    /// end). Returns whether the signal waited so.
+    fn handle(&self, sig: i32, handler: Option<u64>) -> bool {
+        let mut at = self.regs();
+        let blocked = self.blocks(sig);
         assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, sig as u64), 0, "PTRACE_SINGLESTEP");
         assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
+        if blocked {
+            // The kernel queued it: the tracee stops for it (a signal-
+            // delivery stop) where it unblocks it, before its handler.
+            self.cont(0);
+            let stop = wait_stop(self.pid);
+            assert_eq!(stop, sig, "signal {stop}, not the blocked {sig}, on the way to its unblocking");
+            assert!(!self.blocks(sig), "signal {sig} delivered while blocked");
+            at = self.regs();
+            assert_eq!(ptrace(libc::PTRACE_SINGLESTEP, self.pid, 0, sig as u64), 0, "PTRACE_SINGLESTEP");
+            assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
+        }
         if let Some(h) = handler {
             assert_eq!(self.regs().rip, h, "the tracee did not enter the handler of signal {sig}");
         }
@@ -355,7 +386,7 @@ impl Tracee {
             assert_eq!(wait_stop(self.pid), libc::SIGTRAP);
             let now = self.regs();
             if now.rip == at.rip && now.rsp == at.rsp {
-                return;
+                return blocked;
             }
         }
         panic!("the handler of signal {sig} did not return to {:#x}", at.rip);

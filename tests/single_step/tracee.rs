@@ -242,6 +242,7 @@ pub fn run(path: Path, action: Action) -> ! {
         on_probe as extern "C" fn(libc::c_int) as usize as u64,
         restorer(libc::SIGUSR2) as u64,
         randp::internals::stack_look_up_entry() as u64,
+        randp::internals::stack_wipe_entry() as u64,
         randp::internals::kernel_rng_entry() as u64,
         kernels.len() as u64,
         u64::from(cfg!(debug_assertions)),
