@@ -6,7 +6,7 @@
 #   make header          regenerate include/randp.h with cbindgen
 #   make test-rust       cargo test --profile tests over the workspace, every feature; the library's own tests
 #                        again without features (the build users get: no `internals`)
-#   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile (about 6 min on 2 cores, most of it the single-step test, whose tracer is the release build)
+#   make test-rust-debug the library, fork, signal, abort, thread, key-erasure and single-step tests in the debug profile (about 5 min on 2 cores, most of it the single-step test, whose tracer is the release build)
 
 .PHONY: test-rust-debug
 

@@ -45,6 +45,24 @@ pub fn tracee_debug() -> bool {
     })
 }
 
+/// The tracee's GLIBC_TUNABLES: any the tracer was given, and memset's
+/// `rep stosb` threshold above any size the tracee zeroes. From 2 KiB up,
+/// glibc's memset stores with `rep stosb` where the CPU has ERMS, and each
+/// byte of it is a step: the 16 KiB wipe of a dropped state was some 16,000
+/// steps, which every recording and every case aimed past it stepped
+/// through, a third of the test's time and two thirds of its steps. With
+/// the threshold up, memset stores 32 bytes an instruction (a step per 128
+/// bytes); randp's own instructions, and what it does at each step, do not
+/// change. (musl's memset stores 8 bytes a step and reads no tunables.)
+#[cfg(target_env = "gnu")]
+fn glibc_tunables() -> String {
+    const NO_REP_STOSB: &str = "glibc.cpu.x86_rep_stosb_threshold=0x1000000000";
+    match std::env::var("GLIBC_TUNABLES") {
+        Ok(given) if !given.is_empty() => format!("{given}:{NO_REP_STOSB}"),
+        _ => NO_REP_STOSB.to_string(),
+    }
+}
+
 /// A stopped tracee and the call it is in.
 pub struct Tracee {
     pub pid: libc::pid_t,
@@ -131,6 +149,8 @@ impl Tracee {
         let debug = tracee_debug();
         let mut cmd = Command::new(tracee_exe());
         cmd.env(ROLE, format!("{},{}", path.name(), action.name())).stdout(Stdio::piped());
+        #[cfg(target_env = "gnu")]
+        cmd.env("GLIBC_TUNABLES", glibc_tunables());
         // SAFETY: personality and PTRACE_TRACEME are system calls, safe
         // between fork and exec. Without address randomisation every tracee
         // runs at the same addresses, so that a step found in one run is
