@@ -63,7 +63,7 @@
 // snapshot repeat no more than one refill per generator, after the call in
 // flight. The generator lays rand.ChaCha8 values over memory of its own,
 // whose unexported layout the package checks against the running Go
-// release as it is initialised (Go 1.22 to 1.26 share it): should a later
+// release as it is initialised (Go 1.22 to 1.27 share it): should a later
 // release change it, a pure-Go binary panics at start-up, naming the
 // release, rather than run a generator it does not know; a newer randp then
 // supports it.

@@ -82,7 +82,7 @@ const (
 	reseedRefills = (1 << 20) / (refillWords * 8)
 )
 
-// chachaState mirrors math/rand/v2.ChaCha8 (Go 1.22 to 1.26): an
+// chachaState mirrors math/rand/v2.ChaCha8 (Go 1.22 to 1.27): an
 // internal/chacha8rand.State followed by Read's partial-word buffer.
 type chachaState struct {
 	buf     [32]uint64 // output of the last block call
