@@ -81,7 +81,9 @@
 //! the tracee has it blocked (around a kernel, there) waits until the
 //! tracee unblocks it, and the tracer follows it there; the output counts
 //! those steps, and an early drop at one must find it blocked as the
-//! recording did. The output names the steps covered per path. Where the
+//! recording did; a recording must find signals blocked at some step
+//! exactly where the thread has no rseq (musl, or glibc with
+//! `glibc.pthread.rseq=0`, which `make test-rust` runs too). The output names the steps covered per path. Where the
 //! state pages are not droppable (Linux < 6.11) only the forks run, and the
 //! output says so. Linux on x86_64 (glibc and musl) only; tracees run
 //! without address randomisation.
@@ -768,6 +770,20 @@ fn test_path(path: Path, droppable: bool, zero: &[u64]) -> (usize, usize, Vec<St
         tr.kernel_calls >= kernels,
         "{}: {} keystream kernel calls, not the path under test",
         path.name(),
+        tr.kernel_calls
+    );
+    // Signals are blocked around the kernels exactly where the tracee's
+    // thread keeps keys out of signal frames that way (no rseq: musl, or
+    // glibc with glibc.pthread.rseq=0), so that the cases at those steps
+    // take the blocked branch of the tracer. This process runs the same C
+    // library and GLIBC_TUNABLES as its tracees.
+    let protection = randp::internals::signal_frame_protection();
+    assert_eq!(
+        !tr.blocked.is_empty(),
+        tr.kernel_calls > 0 && protection == "blocked signals",
+        "{}: signals blocked at {} steps with {} kernel calls, where the protection is {protection:?}",
+        path.name(),
+        tr.blocked.len(),
         tr.kernel_calls
     );
     let start = std::time::Instant::now();
