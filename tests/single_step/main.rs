@@ -55,8 +55,8 @@
 //! The paths: a word draw's refill (`u64` with the buffer, extension
 //! attached, empty), a reseed
 //! (a 1 MiB fill with the reseed interval used up) and a thread's first
-//! draw (where a handler's draw must not make the thread map a second page:
-//! issue 16, item 3), and the refill that first attaches a thread's
+//! draw (where a handler's draw must not make the thread map a second
+//! page), and the refill that first attaches a thread's
 //! extension (a fork or a drop anywhere between its lock and its record),
 //! a word draw's fast path (`u64` with bytes in the buffer), and a fill of
 //! 2 KiB and 8 bytes, whose slow path takes its last 8 bytes from the

@@ -971,7 +971,7 @@ func TestBackendsTable(t *testing.T) {
 			t.Errorf("backends section lacks %q:\n%s", want, sec)
 		}
 	}
-	// Issue 20's AES-NI-only rows, on a VAES CPU: from the aesni backend.
+	// The AES-NI-only rows, on a VAES CPU: from the aesni backend.
 	bars := md[strings.Index(md, "## "+h("Bars")):strings.Index(md, "## "+h("Why"))]
 	if want := "| Rust `fill_bytes` on the `aesni` backend / planet36/randp `randp_bytes`, 256 B calls, throughput | 0.38× | ≥ 0.8× (AES-NI only) | **no** (this CPU's AES units"; !strings.Contains(bars, want) {
 		t.Errorf("speed targets lack %q:\n%s", want, bars)
@@ -1043,8 +1043,8 @@ func TestFillTurns(t *testing.T) {
 	}
 }
 
-// TestHotPathBarsPaired: the rows of issues 12 and 17 whose two sides ran in
-// one go test binary or one criterion group are judged, like issue 20's, by
+// TestHotPathBarsPaired: the hot-path rows whose two sides ran in one go
+// test binary or one criterion group are judged, like the AES-NI-only rows, by
 // the median of the processes' ratios, and a row that is not randp against a
 // rival (a rival's time over randp's) counts no winner.
 func TestHotPathBarsPaired(t *testing.T) {
