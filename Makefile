@@ -1,7 +1,7 @@
 # randp — the front door. Two tiers of tests:
 #
 #   make check           the quick tier, about 3 min after make build: format, host clippy, the library's unit and bad-input tests, the C API test, the README's examples and references, the host Go tests
-#   make test            everything CI runs, about 20 min on 2 cores (twice that the first time, which installs the tools): every suite of TEST_TARGETS, TEST_JOBS (2) at a time; writes build/test-times.txt
+#   make test            everything CI runs, about 25 min on 2 cores (twice that the first time, which installs the tools): every suite of TEST_TARGETS, TEST_JOBS (2) at a time; writes build/test-times.txt
 #   make all             the default goal: make build
 #   make test-serial     make test one suite at a time (TEST_JOBS=1)
 #   make test-suites     the suites alone, without the tools or the times (what make test runs)

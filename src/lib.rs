@@ -49,9 +49,11 @@
 //! thread's outputs from every other thread's; a forked child's from its
 //! parent's; a signal handler's from the call it interrupted; anything from
 //! an unseeded state (the first output of every thread and every forked
-//! child comes after an OS seed). Not protected: outputs after a compromise until the next reseed; a
-//! virtual machine snapshot restored between reseeds (both copies produce the
-//! same bytes until they reseed).
+//! child comes after an OS seed). Not protected: outputs after a compromise
+//! until the next reseed; the clones of a virtual machine snapshot repeat
+//! each other up to their next refill where the vDSO has getrandom and their
+//! kernels have reseeded, not at all after the call in flight where they
+//! read the VMClock counter, and otherwise up to their next reseed.
 //!
 //! # Forks
 //! The per-thread state lives in memory that the kernel zeroes in a forked
