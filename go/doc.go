@@ -109,7 +109,11 @@
 // than 1 MiB, whatever the limit or the process's privileges, so the rest of
 // the program's budget of locked memory stays its own; the buffers past that
 // budget are not locked and may be swapped out, but are wiped in a forked
-// child and left out of core dumps all the same. A Buffered costs the Go
+// child and left out of core dumps all the same. That bound is the package's
+// own: on the cgo path the randp library also locks, as for any C caller and
+// where RLIMIT_MEMLOCK allows, the 12 KiB that extend the state of each OS
+// thread that refills a buffer through it (and, before Linux 6.11, each such
+// thread's 4 KiB state page), until the thread exits. A Buffered costs the Go
 // heap a few words; its buffer is outside the heap, and the garbage
 // collector, which does not see it, returns it when it collects the
 // Buffered. Off Linux the buffers are Go heap objects, which the collector

@@ -29,11 +29,12 @@ func Text() string {
 // crypto/rand.BigInt does. It is crypto/rand.Int reading randp's Reader: the
 // package variable Reader, so code that assigned another io.Reader to it
 // gets numbers from that one. It panics if max <= 0, with crypto/rand.Int's
-// message.
+// message, and if a reader assigned to Reader returns an error.
 func BigInt(max *big.Int) *big.Int {
 	n, err := crand.Int(Reader, max)
 	if err != nil {
-		// Reader never returns an error.
+		// randp's own Reader never returns an error; one assigned in
+		// its place may.
 		panic("randp: crypto/rand.Int failed reading randp.Reader: " + err.Error())
 	}
 	return n

@@ -39,8 +39,11 @@
 //! comes from kernels on the CPU's AES instructions (VAES-512, VAES-256 or
 //! AES-NI, chosen at run time: [`keystream_backend`]) that keep
 //! every key in the state or in registers, never on the stack, and run as
-//! restartable sequences, so that a signal that interrupts one leaves no key
-//! in its signal frame; elsewhere from the `aes` crate, with signals blocked.
+//! restartable sequences where the C library registered an rseq area for the
+//! thread (glibc 2.35+), with signals blocked around them where it did not
+//! (musl, older glibc, `glibc.pthread.rseq=0`), so that a signal that
+//! interrupts one leaves no key in its signal frame; elsewhere the keystream
+//! comes from the `aes` crate, with signals blocked.
 //! No RDRAND or RDSEED is used anywhere.
 //!
 //! # Security
