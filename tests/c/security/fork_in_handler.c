@@ -5,17 +5,22 @@
 // a stale length subtracted from a wiped one panics there), and no child may
 // repeat another's or the parent's bytes.
 //
-// A drawing thread loops over randp_bytes(64), 256 randp_u64, randp_bytes(1000)
+// A drawing thread loops over 16 randp_bytes(64), 256 randp_u64, randp_bytes(1000)
 // and randp_bytes(20000) (the buffer, word, refill and direct-fill paths).
 // The main thread sends it SIGUSR1 1500 times, one child at a time; the
 // handler forks. In the child the handler returns, the interrupted call
 // resumes, and then the child draws 64 bytes with randp_bytes, writes them to
 // a pipe and _exits. In the parent the drawing thread records the output of
 // the interrupted call and of the next three (the bytes a child that kept
-// the parent's state would repeat). This proves:
+// the parent's state would repeat). The handler notes which of the four
+// calls, if any, it interrupted, and each must have been interrupted. This
+// proves:
 //   - every child exits with status 0 (no panic, no abort, no crash);
 //   - no 16-byte block repeats, and none is zero, among all the children's
 //     64 bytes and the parent's recorded output.
+// The interrupted call's own output, which a child forked at the call's
+// end shares with its parent by rights, is checked instruction by
+// instruction by tests/single_step.
 // The Makefile links it against the debug cdylib (target/debug/librandp.so)
 // and against the release one.
 //
@@ -32,7 +37,15 @@
 #include <stdatomic.h>
 #include <time.h>
 
-enum { MAX_CHILDREN = 100000, CHILD_LEN = 64, RECORD_CALLS = 4, WORDS = 256, BIG = 20000, HANG_SECONDS = 10 };
+enum {
+	MAX_CHILDREN = 100000,
+	CHILD_LEN = 64,
+	RECORD_CALLS = 4,
+	SHORT_FILLS = 16,
+	WORDS = 256,
+	BIG = 20000,
+	HANG_SECONDS = 10
+};
 
 typedef struct {
 	uint8_t b[16];
@@ -45,6 +58,12 @@ static atomic_int forks;
 static atomic_int last_child;
 static atomic_int stop;
 static volatile sig_atomic_t record_left;
+// The call the drawing thread is in (a path of draw_forever), or NONE.
+enum { NONE = -1, PATHS = 4 };
+static const char *const path_names[PATHS] = {"randp_bytes(64)", "randp_u64", "randp_bytes(1000)",
+                                              "randp_bytes(20000)"};
+static volatile sig_atomic_t in_call = NONE;
+static atomic_int landed[PATHS + 1]; // forks per path; the last: outside a call
 
 static block *parent_blocks;
 static size_t parent_count, parent_cap;
@@ -58,6 +77,8 @@ static void on_sigusr1(int sig)
 		in_child = 1;
 		dup2(child_stderr, 2);
 	} else if (pid > 0) {
+		int path = in_call;
+		atomic_fetch_add(&landed[path == NONE ? PATHS : path], 1);
 		atomic_store(&last_child, (int)pid);
 		record_left = RECORD_CALLS;
 		atomic_fetch_add(&forks, 1);
@@ -89,25 +110,38 @@ static void *draw_forever(void *arg)
 	static uint8_t big[BIG];
 	for (uint64_t it = 0; !atomic_load_explicit(&stop, memory_order_relaxed); it++) {
 		size_t n = 0;
-		switch (it % 4) {
+		int path = (int)(it % PATHS);
+		switch (path) {
 		case 0:
-			randp_bytes(big, n = 64);
+			// As for the words: enough short fills to get their share.
+			for (size_t i = 0; i < SHORT_FILLS; i++) {
+				in_call = path;
+				randp_bytes(big + 64 * i, 64);
+				in_call = NONE;
+			}
+			n = 64 * SHORT_FILLS;
 			break;
 		case 1: {
 			// Enough words that the word path's few instructions get
 			// their share of the signals.
 			uint64_t w[WORDS];
-			for (size_t i = 0; i < WORDS; i++)
+			for (size_t i = 0; i < WORDS; i++) {
+				in_call = path;
 				w[i] = randp_u64();
+				in_call = NONE;
+			}
 			memcpy(big, w, n = sizeof w);
 			break;
 		}
 		case 2:
+			in_call = path;
 			randp_bytes(big, n = 1000);
 			break;
 		default:
+			in_call = path;
 			randp_bytes(big, n = BIG);
 		}
+		in_call = NONE;
 		if (in_child)
 			finish_child();
 		record(big, n);
@@ -206,11 +240,17 @@ int main(int argc, char **argv)
 	CHECK(repeats == 0, "%zu 16-byte blocks repeat among %zu (children's and parent's output)", repeats, n);
 	CHECK(zeros == 0, "%zu all-zero 16-byte blocks were output", zeros);
 	CHECK(parent_count >= (size_t)children, "the parent recorded only %zu blocks", parent_count);
+	char where[256];
+	int at = snprintf(where, sizeof where, "outside a call %d", atomic_load(&landed[PATHS]));
+	for (int i = 0; i < PATHS; i++) {
+		CHECK(atomic_load(&landed[i]) > 0, "no fork interrupted %s", path_names[i]);
+		at += snprintf(where + at, sizeof where - (size_t)at, ", in %s %d", path_names[i], atomic_load(&landed[i]));
+	}
 
 	Dl_info lib;
 	SETUP(dladdr((void *)(uintptr_t)randp_bytes, &lib) != 0, "dladdr");
 	printf("%s: library %s\n", program_name(argv[0]), lib.dli_fname);
-	printf("%s: %d children forked mid-draw, %d exited 0, %zu blocks compared, %.1f s; %s\n",
-	       program_name(argv[0]), children, children - died, n, secs, failures ? "FAILED" : "ok");
+	printf("%s: %d children forked mid-draw, %d exited 0, %zu blocks compared, %.1f s; forks %s; %s\n",
+	       program_name(argv[0]), children, children - died, n, secs, where, failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
