@@ -227,12 +227,12 @@ const GRND_NONBLOCK: u32 = 1;
 const GRND_RANDOM: u32 = 2;
 const GRND_INSECURE: u32 = 4;
 
-/// The child of `getrandom_is_called_with_flags_zero`: a filter for each flag
-/// (arguments are compared whole, so one flag at a time), then draws that
-/// seed, reseed and seed another thread.
+/// The child of `getrandom_is_called_with_flags_zero`: a filter for every
+/// nonzero combination of the flags (arguments are compared whole, so one
+/// value at a time), then draws that seed, reseed and seed another thread.
 fn flags_scenario() -> ! {
-    for flag in [GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE] {
-        fail_syscall(libc::SYS_getrandom, libc::EIO, Some((2, flag)));
+    for flags in 1..=(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE) {
+        fail_syscall(libc::SYS_getrandom, libc::EIO, Some((2, flags)));
     }
     let mut probe = [0u8; 16];
     // SAFETY: getrandom into a 16-byte buffer.
