@@ -3,6 +3,7 @@
 package randp
 
 import (
+	crand "crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -19,13 +20,15 @@ const globalRandomRole = "RANDP_TEST_GLOBAL_RANDOM"
 // crypto/rand deterministic for a test; it must not make randp so. Two child
 // processes each set it, with the same seed, before their first draw, and
 // draw through a new Buffered, Uint64 and Read: their values must differ (a
-// seed taken from crypto/rand would repeat them).
+// seed taken from crypto/rand would repeat them). Control: crypto/rand.Read
+// gives both the same bytes.
 func TestSetGlobalRandomSeedsNothing(t *testing.T) {
 	if os.Getenv(globalRandomRole) != "" {
 		cryptotest.SetGlobalRandom(t, 1)
-		b := make([]byte, 16)
+		b, c := make([]byte, 16), make([]byte, 16)
 		Read(b)
-		fmt.Printf("global-random: %#x %#x %s\n", Source().Uint64(), Uint64(), hex.EncodeToString(b))
+		crand.Read(c)
+		fmt.Printf("global-random: %#x %#x %s %s\n", Source().Uint64(), Uint64(), hex.EncodeToString(b), hex.EncodeToString(c))
 		return
 	}
 	if underQemuUser() {
@@ -42,9 +45,16 @@ func TestSetGlobalRandomSeedsNothing(t *testing.T) {
 		runs[i] = strings.Fields(line)
 	}
 	t.Logf("%s path: %v and %v", Implementation(), runs[0], runs[1])
+	if len(runs[0]) != 4 || len(runs[1]) != 4 {
+		t.Fatalf("children printed %v and %v, not four values each", runs[0], runs[1])
+	}
 	for i, what := range []string{"Source().Uint64()", "Uint64()", "Read(16 bytes)"} {
 		if runs[0][i] == runs[1][i] {
 			t.Errorf("%s gave %s in both processes under SetGlobalRandom", what, runs[0][i])
 		}
+	}
+	if runs[0][3] != runs[1][3] {
+		t.Errorf("control: crypto/rand.Read gave %s and %s under SetGlobalRandom with one seed, not the same bytes",
+			runs[0][3], runs[1][3])
 	}
 }
