@@ -83,9 +83,9 @@
 //! those steps, and an early drop at one must find it blocked as the
 //! recording did; a recording must find signals blocked at some step
 //! exactly where the thread has no rseq (musl, or glibc with
-//! `glibc.pthread.rseq=0`, which `make test-rust` runs too). The output names the steps covered per path. Where the
-//! state pages are not droppable (Linux < 6.11) only the forks run, and the
-//! output says so. Linux on x86_64 (glibc and musl) only; tracees run
+//! `glibc.pthread.rseq=0`, which `make test-rust` runs too). The output
+//! names the steps covered per path. Where the state pages are not
+//! droppable (Linux < 6.11) only the forks run, and the output says so. Linux on x86_64 (glibc and musl) only; tracees run
 //! without address randomisation.
 
 #![cfg(all(target_os = "linux", target_arch = "x86_64"))]
