@@ -141,12 +141,13 @@
 // itself does not support running Go code in a forked child
 // (golang/go#15538): such a child may hang on a runtime lock that another of
 // the parent's threads held at the fork, but it never repeats its parent's
-// values. How often it hangs depends on the host's other threads: in one
-// measurement, about a third of the children of a C host whose other
-// threads called into Go continuously hung, a few in a hundred when those
-// threads paused between calls, and none when the forking thread was the
-// only one. A host that forks should end a child that does not finish in
-// time, or exec in the child before it calls into Go.
+// values. How often it hangs depends on the host's other threads and on the
+// machine's load: most often where other threads call into Go continuously,
+// and now and then even where the forking thread is the host's only one,
+// since Go's own monitor thread takes the scheduler's lock to take back the
+// processor of a thread that returned to C. A host that forks should end a
+// child that does not finish in time, or exec in the child before it calls
+// into Go.
 //
 // # Failure
 //
