@@ -216,6 +216,15 @@ pub mod internals {
         crate::keystream::signal_frame_stalls()
     }
 
+    /// How many keystream calls of this process (x86_64 Linux kernels)
+    /// could not prove [`signal_frame_wipe_len`] bytes of free stack below
+    /// them (a stack nearly used up, or an alternate signal stack whose
+    /// bounds `SS_AUTODISARM` hides), and so ran with signals blocked and
+    /// no restartable sequence, whose wipe could reach past the stack.
+    pub fn signal_frame_calls_without_room() -> usize {
+        crate::keystream::signal_frame_calls_without_room()
+    }
+
     /// How many bytes below its stack pointer a keystream call may wipe
     /// after a signal interrupted it (x86_64 Linux; 0 elsewhere): the
     /// largest signal frame this process can have, with the red zone.

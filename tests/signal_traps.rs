@@ -10,7 +10,12 @@
 //!   `sigaltstack` reports no stack: a wipe after an abort must not reach
 //!   below that stack (a canary mapped right below it must stay intact);
 //! - a thread with a small stack, mostly used, under a timer: the wipe must
-//!   not run past the end of the stack.
+//!   not run past the end of the stack. Once with little more free below
+//!   the keystream calls than the wipe's length, and once (`tight`) with
+//!   less, the timer's handler on an alternate stack so that
+//!   its frames fit: the library must count calls without room for the
+//!   wipe, which must not run their sequence, since a wipe after an abort
+//!   would reach the guard page.
 //!
 //! Every case runs on every keystream backend this CPU has, with glibc's
 //! restartable-sequence area registered and without it
@@ -150,6 +155,9 @@ fn a_fill_on_an_autodisarmed_alternate_stack_leaves_the_memory_below_it_alone() 
                         // calls run their sequence, and the timer aborts some.
                         assert!(field(&line, "aborts") > 0, "no call in the handler was aborted: {line}");
                     }
+                    if (disarm || deep) && b != Backend::Portable {
+                        assert!(field(&line, "without-room") > 0, "no call found its stack unproven: {line}");
+                    }
                     if disarm || deep {
                         // Its bounds are hidden, or it has too little room:
                         // no sequence, so no abort.
@@ -179,9 +187,27 @@ fn a_small_thread_stack_survives_fills_under_a_timer() {
     for &amx in tiles {
         for b in backends() {
             for rseq in [true, false] {
-                let line = run("small", b, rseq, if amx { "1" } else { "0" });
-                assert!(field(&line, "during") > 0, "no signal landed during a fill: {line}");
-                assert!(field(&line, "fills") > 0, "{line}");
+                // The portable backend does not wipe after aborts: its calls
+                // need room of their own (`tight` is for the kernels').
+                for tight in [false, true].into_iter().filter(|&t| !t || b != Backend::Portable) {
+                    let arg = format!("{}{}", u8::from(amx), u8::from(tight));
+                    let line = run("small", b, rseq, &arg);
+                    assert!(field(&line, "during") > 0, "no signal landed during a fill: {line}");
+                    assert!(field(&line, "fills") > 0, "{line}");
+                    // The tight case reaches calls that cannot prove the
+                    // wipe's length free below them (a sequence there would
+                    // wipe into the guard page after an abort). In the
+                    // other, every call can, and runs its sequence where it
+                    // has one; the timer aborts some, each abort followed
+                    // by a wipe that ends within 2 KiB of the stack's end.
+                    let without_room = field(&line, "without-room");
+                    if tight {
+                        assert!(without_room > 0, "no call found too little stack for the wipe: {line}");
+                    } else if sequence(b, rseq) {
+                        assert_eq!(without_room, 0, "a call found too little stack for the wipe: {line}");
+                        assert!(field(&line, "aborts") > 0, "no call on the small stack was aborted: {line}");
+                    }
+                }
             }
         }
     }
@@ -284,7 +310,7 @@ fn child() {
         "step" => step(),
         "watch" => watch(),
         "altstack" => altstack(arg),
-        "small" => small(arg == "1"),
+        "small" => small(arg.as_bytes()[0] == b'1', arg.as_bytes()[1] == b'1'),
         _ => unreachable!("{case}"),
     }
 }
@@ -374,6 +400,7 @@ fn watch() {
 static HANDLER_FILLS: AtomicUsize = AtomicUsize::new(0);
 static HANDLER_ABORTS: AtomicUsize = AtomicUsize::new(0);
 static HANDLER_PREEMPTED: AtomicUsize = AtomicUsize::new(0);
+static HANDLER_WITHOUT_ROOM: AtomicUsize = AtomicUsize::new(0);
 static HANDLER_DEPTH: AtomicUsize = AtomicUsize::new(0);
 static ALT_BASE: AtomicUsize = AtomicUsize::new(0);
 static mut HANDLER_BUF: [u8; FILL] = [0; FILL];
@@ -417,6 +444,7 @@ fn preemptions() -> usize {
 
 fn fills_in_handler() {
     let (aborts, preempted) = (internals::signal_frame_aborts(), preemptions());
+    let without_room = internals::signal_frame_calls_without_room();
     IN_FILL.store(1, Relaxed);
     let buf = &raw mut HANDLER_BUF;
     for _ in 0..8 {
@@ -427,6 +455,7 @@ fn fills_in_handler() {
     IN_FILL.store(0, Relaxed);
     HANDLER_ABORTS.fetch_add(internals::signal_frame_aborts() - aborts, Relaxed);
     HANDLER_PREEMPTED.fetch_add(preemptions() - preempted, Relaxed);
+    HANDLER_WITHOUT_ROOM.fetch_add(internals::signal_frame_calls_without_room() - without_room, Relaxed);
     HANDLER_FILLS.fetch_add(1, Relaxed);
 }
 
@@ -511,44 +540,95 @@ fn altstack(arg: &str) {
     let canary = unsafe { std::slice::from_raw_parts(base, CANARY) };
     let damaged = canary.iter().filter(|&&b| b != 0xa5).count();
     println!(
-        "traps: damaged {damaged} fills {} aborts {} during {} preempted {} protection {}",
+        "traps: damaged {damaged} fills {} aborts {} without-room {} during {} preempted {} protection {}",
         HANDLER_FILLS.load(Relaxed),
         HANDLER_ABORTS.load(Relaxed),
+        HANDLER_WITHOUT_ROOM.load(Relaxed),
         DURING.load(Relaxed),
         HANDLER_PREEMPTED.load(Relaxed),
         internals::signal_frame_protection()
     );
 }
 
-/// Uses `depth` KiB of stack, then runs `f`.
-#[inline(never)]
-fn at_depth(depth: usize, f: &mut dyn FnMut()) {
-    let mut frame = [0u8; 1024];
-    std::hint::black_box(&mut frame);
-    if depth <= 1 {
-        f()
-    } else {
-        at_depth(depth - 1, f)
+/// The least free stack below the fills' caller in the small case.
+static FREE: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// The lowest address of the calling thread's stack.
+fn stack_low() -> usize {
+    // SAFETY: a zeroed pthread_attr_t is filled by pthread_getattr_np for
+    // this thread, read by pthread_attr_getstack and destroyed once.
+    unsafe {
+        let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+        assert_eq!(libc::pthread_getattr_np(libc::pthread_self(), &mut attr), 0);
+        let (mut addr, mut size) = (std::ptr::null_mut(), 0usize);
+        assert_eq!(libc::pthread_attr_getstack(&attr, &mut addr, &mut size), 0);
+        libc::pthread_attr_destroy(&mut attr);
+        addr as usize
     }
-    std::hint::black_box(&mut frame);
 }
 
-fn small(amx: bool) {
+/// The address of a local of the caller's frame.
+#[inline(always)]
+fn here() -> usize {
+    let local = 0u8;
+    std::hint::black_box(&local) as *const u8 as usize
+}
+
+/// Recurses until less than `free` bytes of the stack above `low` are
+/// left, then runs `f`.
+#[inline(never)]
+fn descend(low: usize, free: usize, f: &mut dyn FnMut()) {
+    let mut pad = [0u8; 128];
+    std::hint::black_box(&mut pad);
+    if here() - low < free {
+        f()
+    } else {
+        descend(low, free, f)
+    }
+    std::hint::black_box(&mut pad);
+}
+
+/// The free stack beyond the wipe's length that the small case leaves below
+/// the fills' caller. The calls down to a keystream kernel take some 500 to
+/// 900 bytes of it in a release build, 4 to 6 KiB in a debug one. Tight:
+/// less than that, so that the kernels find less than the wipe's length
+/// free below them, and more than the deepest of a fill's frames need
+/// beyond the wipe. Otherwise: more than that, so that they find the
+/// wipe's length free, and little more (the wipe ends within 2 KiB of the
+/// stack's end).
+const TIGHT_MARGIN: usize = if cfg!(debug_assertions) { 4096 } else { 256 };
+const ROOM_MARGIN: usize = if cfg!(debug_assertions) { 8192 } else { 2048 };
+
+/// Fills on a 32 KiB thread stack under a timer, with little more free below
+/// the keystream calls than the wipe's length, or (`tight`) less, the
+/// timer's handler then running on an alternate stack.
+fn small(amx: bool, tight: bool) {
     const STACK: usize = 32 * 1024;
-    const USED: usize = 20;
-    handle(libc::SIGALRM, on_timer, 0);
+    const ALT: usize = 64 * 1024;
+    handle(libc::SIGALRM, on_timer, if tight { libc::SA_ONSTACK } else { 0 });
     let fills = std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || {
             if amx {
                 use_amx_tiles();
             }
+            let mut alt = vec![0u8; ALT];
+            if tight {
+                let ss = libc::stack_t { ss_sp: alt.as_mut_ptr().cast(), ss_flags: 0, ss_size: ALT };
+                // SAFETY: a valid stack_t describing memory that outlives
+                // the thread's use of it (disabled below).
+                assert_eq!(unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) }, 0);
+            }
+            let low = stack_low();
             let mut buf = vec![0u8; FILL];
             let mut fills = 0;
             // SAFETY: gettid has no preconditions.
             let t = timer(unsafe { libc::gettid() }, libc::SIGALRM, 20_000);
             let deadline = Instant::now() + Duration::from_millis(500);
-            at_depth(USED, &mut || {
+            let aborts = internals::signal_frame_aborts();
+            let without_room = internals::signal_frame_calls_without_room();
+            let mut draw = || {
+                FREE.fetch_min(here() - low, Relaxed);
                 while Instant::now() < deadline || DURING.load(Relaxed) == 0 {
                     IN_FILL.store(1, Relaxed);
                     randp::fill_bytes(&mut buf);
@@ -558,19 +638,33 @@ fn small(amx: bool) {
                         break;
                     }
                 }
-            });
+            };
+            let margin = if tight { TIGHT_MARGIN } else { ROOM_MARGIN };
+            descend(low, internals::signal_frame_wipe_len() + margin, &mut draw);
             stop(t);
+            if tight {
+                let off = libc::stack_t { ss_sp: std::ptr::null_mut(), ss_flags: libc::SS_DISABLE, ss_size: 0 };
+                // SAFETY: disables this thread's alternate stack.
+                assert_eq!(unsafe { libc::sigaltstack(&off, std::ptr::null_mut()) }, 0);
+            }
+            drop(alt);
             assert_unique(blocks(&buf), "a fill on a small stack");
-            fills
+            (
+                fills,
+                internals::signal_frame_aborts() - aborts,
+                internals::signal_frame_calls_without_room() - without_room,
+            )
         })
         .unwrap()
         .join()
         .unwrap();
+    let (fills, aborts, without_room) = fills;
     println!(
-        "traps: fills {fills} during {} aborts {} stalls {} protection {}",
+        "traps: fills {fills} during {} aborts {aborts} without-room {without_room} stalls {} free {} wipe {} protection {}",
         DURING.load(Relaxed),
-        internals::signal_frame_aborts(),
         internals::signal_frame_stalls(),
+        FREE.load(Relaxed),
+        internals::signal_frame_wipe_len(),
         internals::signal_frame_protection()
     );
 }

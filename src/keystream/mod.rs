@@ -412,6 +412,12 @@ pub(crate) fn signal_frame_stalls() -> usize {
     signal_frames::STALLED.load(Relaxed)
 }
 
+/// How many keystream calls found no proven free stack for the wipe.
+#[cfg(feature = "internals")]
+pub(crate) fn signal_frame_calls_without_room() -> usize {
+    signal_frames::WITHOUT_ROOM.load(Relaxed)
+}
+
 /// How far below its stack pointer a keystream call wipes after an abort.
 #[cfg(feature = "internals")]
 pub(crate) fn signal_frame_wipe_len() -> usize {

@@ -163,6 +163,21 @@ fn count_stall() {
     STALLED.fetch_add(1, Relaxed);
 }
 
+/// How many keystream calls found no proven free stack below them for the
+/// wipe (`wipe_floor`), and so ran with signals blocked and no sequence,
+/// for the tests that show a small stack reaches that path.
+#[cfg(feature = "internals")]
+pub(crate) static WITHOUT_ROOM: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a call without room for the wipe (with the `internals` feature
+/// only).
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[inline(always)]
+fn count_without_room() {
+    #[cfg(feature = "internals")]
+    WITHOUT_ROOM.fetch_add(1, Relaxed);
+}
+
 /// The stack pointer of the caller.
 #[cfg(target_os = "linux")]
 #[inline(always)]
@@ -284,7 +299,7 @@ mod x86_64 {
     use super::blocked;
     use super::{AtomicUsize, Relaxed, disabled};
     #[cfg(target_os = "linux")]
-    use super::{alternate_stack, count_abort, count_stall, stack_pointer, wipe_floor};
+    use super::{alternate_stack, count_abort, count_stall, count_without_room, stack_pointer, wipe_floor};
     #[cfg(target_os = "linux")]
     use core::sync::atomic::AtomicIsize;
 
@@ -361,6 +376,9 @@ mod x86_64 {
     unsafe fn call(k: Kernel, cur: *const RoundKeys, out: *mut u8, n: usize, next: *mut RoundKeys) {
         let len = frame_len();
         let floor = wipe_floor(stack_pointer(), len);
+        if floor.is_none() {
+            count_without_room();
+        }
         let cs = if floor.is_some() { rseq_cs() } else { core::ptr::null_mut() };
         let mut done = 0;
         if let (false, Some(floor)) = (cs.is_null(), floor) {
