@@ -66,7 +66,9 @@ test-c: test-c-exports test-c-api test-c-compat test-c-two-staticlibs test-c-ins
 # build/librandp.a and librandp.so export exactly the header's functions; the
 # unlocalized Rust archive must fail the same check (so the check can fail).
 # Neither they nor randp-cat use RDRAND or RDSEED; the control, an object
-# that does, must fail that check.
+# that does, must fail that check. They need nothing from the system off
+# scripts/check-undefined.sh's allow-list; an object that calls fopen, a
+# file nm cannot read and a missing one must fail that check.
 test-c-exports: staticlib
 	scripts/check-no-hw-rng.sh $(STATICLIB) $(RELEASE_DIR)/librandp.so $(RELEASE_DIR)/randp-cat
 	@mkdir -p $(C_BUILD) && printf '%s\n' '#include <immintrin.h>' \
@@ -76,6 +78,14 @@ test-c-exports: staticlib
 		echo "test-c-exports: the check accepted an object that uses RDRAND" >&2; exit 1; \
 	else echo "test-c-exports: the check rejects an object that uses RDRAND, as it must"; fi
 	scripts/check-undefined.sh $(STATICLIB) $(RELEASE_DIR)/librandp.so
+	@printf '%s\n' '#include <stdio.h>' 'void *f(void) { return fopen("/", "r"); }' \
+		> $(C_BUILD)/undefined_control.c && $(CC) -c $(C_BUILD)/undefined_control.c -o $(C_BUILD)/undefined_control.o
+	@scripts/check-undefined.sh $(C_BUILD)/undefined_control.o 2>&1 | grep -q 'needs fopen, which is not on the allow-list' || { \
+		echo "test-c-exports: the undefined-symbol check did not name fopen" >&2; exit 1; }
+	@for lib in $(C_BUILD)/undefined_control.o $(C_BUILD)/undefined_control.c $(C_BUILD)/no-such-library.a; do \
+		if scripts/check-undefined.sh $$lib >/dev/null 2>&1; then \
+			echo "test-c-exports: the undefined-symbol check accepted $$lib" >&2; exit 1; fi; \
+	done; echo "test-c-exports: the undefined-symbol check rejects an object that calls fopen, a C source and a missing file, as it must"
 	scripts/check-exports.sh $(STATICLIB) include/randp.h
 	scripts/check-exports.sh $(RELEASE_DIR)/librandp.so include/randp.h
 	@if scripts/check-exports.sh $(RELEASE_DIR)/librandp.a include/randp.h >/dev/null 2>&1; then \

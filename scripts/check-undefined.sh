@@ -13,6 +13,7 @@
 #
 # Usage: [RANDP_LIBC_SONAME=libc.so] scripts/check-undefined.sh LIB...
 # (libc's SONAME: libc.so.6 for glibc, the default; libc.so for musl.)
+# A file nm cannot read, or one with no undefined symbol at all, fails.
 set -eu
 
 libc_soname=${RANDP_LIBC_SONAME:-libc.so.6}
@@ -23,12 +24,20 @@ weak_only='__rseq_offset __rseq_size'
 # Weak references every shared object carries from crtbegin/crtend.
 weak_ok='_ITM_deregisterTMCloneTable _ITM_registerTMCloneTable __cxa_finalize __gmon_start__'
 
+[ $# -gt 0 ] || { echo "usage: scripts/check-undefined.sh LIB..." >&2; exit 2; }
 status=0
 for lib in "$@"; do
+	# nm runs on its own, so that a file it cannot read fails the check
+	# instead of giving an empty list.
 	case $lib in
-	*.so*) list=$(nm -D --undefined-only "$lib" | awk '{print $(NF-1) ":" $NF}' | sed 's/@.*//') ;;
-	*) list=$(nm -u "$lib" 2>/dev/null | awk 'NF == 2 {print $1 ":" $2}') ;;
+	*.so*) out=$(nm -D --undefined-only "$lib") || { echo "check-undefined: nm cannot read $lib" >&2; exit 1; }
+		list=$(printf '%s\n' "$out" | awk 'NF >= 2 {print $(NF-1) ":" $NF}' | sed 's/@.*//') ;;
+	*) out=$(nm -u "$lib") || { echo "check-undefined: nm cannot read $lib" >&2; exit 1; }
+		list=$(printf '%s\n' "$out" | awk 'NF == 2 {print $1 ":" $2}') ;;
 	esac
+	# randp cannot run without the system: no undefined symbol means nm
+	# read something else than the library.
+	[ -n "$list" ] || { echo "check-undefined: $lib has no undefined symbol; is it randp?" >&2; exit 1; }
 	syms=
 	for entry in $list; do
 		type=${entry%%:*} s=${entry#*:}
