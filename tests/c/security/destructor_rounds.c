@@ -19,6 +19,15 @@
 // bound (the Makefile requires that it does), which shows the bound catches
 // a leak of that size.
 //
+// Every release must zero the state before it unmaps it: no key or unread
+// output may outlive the thread in memory the kernel reuses. The program
+// defines munmap (in a static link, the library's calls come here, and
+// libc's own calls go to its internal name), and checks each 16 KiB mapping
+// (the size of randp's state and its extension) for a non-zero byte before
+// it unmaps it. It must see at least one such release per thread, and none
+// with a non-zero byte; its control, a 16 KiB mapping of its own filled with
+// ones and unmapped before the threads, must be seen as not zeroed.
+//
 // Options: `--first-draw-in-destructor`: threads do not draw before exiting,
 // so the destructor makes each thread's first draw. `--test-key-first`: the
 // test's key is created before randp's (by not drawing in main before it),
@@ -38,12 +47,34 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #ifndef PTHREAD_DESTRUCTOR_ITERATIONS
 #define PTHREAD_DESTRUCTOR_ITERATIONS 4
 #endif
 
 enum { THREADS = 1000, MEASURE_FROM = 100, BOUND_KIB = 1024, LEAK_BYTES = 20 * 1024 };
+
+// The length of randp's per-thread mapping: its 4 KiB state page and its
+// 12 KiB extension.
+enum { STATE_MAPPING = 16 * 1024 };
+
+// Releases of a mapping of STATE_MAPPING bytes, all zero and not.
+static atomic_long zeroed_unmaps, dirty_unmaps;
+
+// The library's munmap: counts how a STATE_MAPPING-byte mapping was left,
+// then unmaps it with the system call.
+int munmap(void *addr, size_t len)
+{
+	if (len == STATE_MAPPING) {
+		const unsigned char *p = addr;
+		size_t i = 0;
+		while (i < len && p[i] == 0)
+			i++;
+		atomic_fetch_add(i == len ? &zeroed_unmaps : &dirty_unmaps, 1);
+	}
+	return (int)syscall(SYS_munmap, addr, len);
+}
 
 static pthread_key_t key;
 static bool first_draw_in_destructor, leak_control;
@@ -101,6 +132,16 @@ int main(int argc, char **argv)
 		else
 			SETUP(false, "unknown argument %s", argv[i]);
 	}
+	// The control: a mapping of the state's size, not zeroed, is seen.
+	unsigned char *mine = mmap(NULL, STATE_MAPPING, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	SETUP(mine != MAP_FAILED, "mmap");
+	memset(mine, 1, STATE_MAPPING);
+	SETUP(munmap(mine, STATE_MAPPING) == 0, "munmap");
+	CHECK(atomic_load(&dirty_unmaps) == 1 && atomic_load(&zeroed_unmaps) == 0,
+	      "control: a mapping of ones was seen as %ld not zeroed and %ld zeroed, not 1 and 0",
+	      atomic_load(&dirty_unmaps), atomic_load(&zeroed_unmaps));
+	atomic_store(&dirty_unmaps, 0);
+
 	// randp makes its key at the process's first draw.
 	if (!test_key_first)
 		sink ^= randp_u64();
@@ -125,9 +166,14 @@ int main(int argc, char **argv)
 	      "VmSize grew by %ld KiB over threads %d..%d (%.1f KiB per thread; bound %d KiB): "
 	      "memory leaks with every thread that exits",
 	      growth, MEASURE_FROM, THREADS, (double)growth / (THREADS - MEASURE_FROM), BOUND_KIB);
-	printf("destructor_rounds%s%s%s: VmSize %ld KiB after %d threads, %+ld KiB after %d; %s\n",
+	long zeroed = atomic_load(&zeroed_unmaps), dirty = atomic_load(&dirty_unmaps);
+	CHECK(dirty == 0, "%ld states were unmapped without being zeroed first", dirty);
+	CHECK(zeroed >= THREADS, "%ld zeroed states were unmapped, fewer than the %d threads: "
+	      "the library's releases do not come through this munmap", zeroed, THREADS);
+	printf("destructor_rounds%s%s%s: VmSize %ld KiB after %d threads, %+ld KiB after %d; "
+	       "%ld states unmapped zeroed, %ld not; %s\n",
 	       leak_control ? " --leak-control" : "", first_draw_in_destructor ? " --first-draw-in-destructor" : "",
-	       test_key_first ? " --test-key-first" : "", at_from, MEASURE_FROM, growth, THREADS,
+	       test_key_first ? " --test-key-first" : "", at_from, MEASURE_FROM, growth, THREADS, zeroed, dirty,
 	       failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
