@@ -4,7 +4,8 @@
 # this one). Each copy keeps its own thread-local word, named after a symbol
 # that carries the copy's crate hash, so the program links (when both copies
 # named the word __randp_thread_state_0_1_0 the link failed with a duplicate
-# symbol), holds two distinct words (nm), and draws from both.
+# symbol), holds two distinct words (nm), and draws from both, each from a
+# state of its own (the internals feature gives their addresses).
 #
 # Usage: scripts/test-two-copies.sh (from anywhere).
 set -eu
@@ -34,8 +35,8 @@ edition = "2024"
 publish = false
 
 [dependencies]
-randp_path = { package = "randp", path = "$root" }
-randp_git = { package = "randp", git = "file://$work/randp-git" }
+randp_path = { package = "randp", path = "$root", features = ["internals"] }
+randp_git = { package = "randp", git = "file://$work/randp-git", features = ["internals"] }
 
 [workspace]
 TOML
@@ -47,7 +48,10 @@ fn main() {
     randp_git::fill_bytes(&mut both[32..]);
     assert!(a != b && both[..32] != both[32..], "the two copies gave the same output");
     assert!(randp_path::uses_userspace_generator() && randp_git::uses_userspace_generator());
-    println!("two copies drew {a:016x} and {b:016x}");
+    let states = (randp_path::internals::thread_state_address(), randp_git::internals::thread_state_address());
+    let (Some(p), Some(g)) = states else { panic!("a copy has no state after drawing: {states:?}") };
+    assert!(p != g, "the two copies draw from one state at {p:#x}");
+    println!("two copies drew {a:016x} and {b:016x} from their own states at {p:#x} and {g:#x}");
 }
 RUST
 cp "$root/Cargo.lock" "$crate/Cargo.lock"
@@ -60,4 +64,4 @@ cargo build --release 2>"$work/build.log" || {
 words=$(nm "$CARGO_TARGET_DIR/release/randp-two-copies" | awk '$2 ~ /^[bB]$/ && $3 ~ /ANCHOR.*\.tls$/' | wc -l)
 [ "$words" = 2 ] || fail "expected two thread-local words, one per copy, found $words"
 "$CARGO_TARGET_DIR/release/randp-two-copies" || fail "the program with two copies failed"
-echo "test-two-copies: two copies of randp link side by side, each with its own thread-local word"
+echo "test-two-copies: two copies of randp link side by side, each with its own thread-local word and state"
