@@ -90,7 +90,10 @@ test-security: test-c-dlopen
 
 .PHONY: test-security-handler
 test-security: test-security-handler
-# The control (build/librandp.a, no extra keys) must pass for the others to mean anything.
+# The control (build/librandp.a, no extra keys) must pass for the others to mean anything;
+# the malloc control, whose handler mallocs instead of drawing, must hang (exit 1,
+# "deadlock"): the signals land inside malloc, and re-entering glibc's malloc there
+# deadlocks, so a draw that allocated would be caught (10 s).
 test-security-handler: staticlib security-tools
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_ARCHIVE) -o $(SEC_BUILD)/handler_first_draw_archive
 	$(CC) $(SEC_CFLAGS) $(SEC_SRC)/handler_first_draw.c $(SEC_SHARED) -o $(SEC_BUILD)/handler_first_draw_shared
@@ -102,6 +105,10 @@ test-security-handler: staticlib security-tools
 	$(SEC_BUILD)/handler_first_draw_archive --keys 40 || st=1; \
 	$(SEC_BUILD)/handler_first_draw_shared --keys 40 || st=1; \
 	$(SEC_BUILD)/handler_first_draw_static --cold || st=1; \
+	out=$$($(SEC_BUILD)/handler_first_draw_archive --malloc-control 2>&1); rc=$$?; \
+	if [ $$rc -eq 1 ] && echo "$$out" | grep -q deadlock; then \
+		echo "test-security-handler: the control whose handler mallocs hangs, as it must"; \
+	else echo "test-security-handler: the malloc control exited $$rc without a deadlock: the test cannot catch an allocating draw: $$out" >&2; st=1; fi; \
 	exit $$st
 
 .PHONY: test-security-destructors

@@ -35,7 +35,7 @@
 //     drawing; it must hang (exit 1), which shows that the signals do land
 //     inside malloc and that this C library's malloc deadlocks when re-entered
 //     from a handler, so a draw that allocated would be caught. (musl's
-//     malloc is not glibc's: mk/musl.mk runs this control there.)
+//     malloc is not glibc's: mk/musl.mk runs this control there too.)
 //
 // Usage: handler_first_draw [LIBRARY] [--keys N] [--cold] [--malloc-control]
 // [--rounds R] [--workers W]. Exit 0: every handler returned; 1: one hung or
