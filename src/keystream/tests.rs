@@ -136,6 +136,23 @@ fn the_chosen_backend_is_the_fastest_supported() {
     }
 }
 
+/// Each x86_64 kernel is supported exactly where the CPU and the OS have
+/// what it runs on, as the standard library detects it (not the `cpufeatures`
+/// crate and the CPUID read the library uses): a CPU with VAES and AVX-512
+/// must not pass the tests of every backend with its widest kernel unused.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn each_kernel_is_supported_where_the_cpu_has_its_instructions() {
+    use std::is_x86_feature_detected as has;
+    let aesni = has!("aes") && has!("ssse3");
+    let vaes256 = has!("aes") && has!("avx2") && has!("vaes");
+    let vaes512 = has!("aes") && has!("avx512f") && has!("avx512bw") && has!("vaes");
+    for (b, want) in [(Backend::Vaes512, vaes512), (Backend::Vaes256, vaes256), (Backend::AesNi, aesni)] {
+        assert_eq!(b.supported(), want, "{} supported", b.name());
+    }
+    std::eprintln!("this CPU runs: {:?}", Backend::ALL.iter().filter(|b| b.supported()).collect::<Vec<_>>());
+}
+
 /// The `aes` crate, which every kernel is tested against, against FIPS-197
 /// appendix C.3 (AES-256).
 #[test]
