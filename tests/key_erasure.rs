@@ -6,14 +6,31 @@
 //! stack (tests/output_registers.rs: nor in a register after the call).
 //! The draw runs 32 KiB below the caller, and 160 KiB of stack
 //! below the caller is read back through /proc/self/mem (on Windows with
-//! ReadProcessMemory; reading it directly would be undefined behaviour). Run
-//! in release and debug builds (`make test`): a debug build keeps every
-//! temporary in a stack slot, which is where a key copied through Rust code
-//! would show. On Windows the same scans run under wine (`make
-//! test-windows`): the caller saves xmm6-xmm15 (callee-saved there) around
-//! the `sysv64` kernels, which must leave no key in those saves either.
+//! ReadProcessMemory; reading it directly would be undefined behaviour).
+//!
+//! What runs where: every scan for the old key or for output, and the
+//! control of the key scan, runs on every keystream backend the CPU runs
+//! (on x86_64 with VAES-512: vaes512, vaes256, aesni and portable; on
+//! aarch64: portable), each backend in a process of its own: this test
+//! binary re-run for that test alone, with the backend forced before its
+//! first draw (`support::on_each_backend`; the test draws nothing before
+//! it). In that process each old-key scan runs twice where randp mixes the
+//! kernel's output into the key at refills (the vDSO's getrandom): as
+//! shipped (a refill then puts the key the scan looks for through the mix,
+//! and its keystream kernel reads the mixed key, which the test never
+//! sees), then with the mix switched off (the keystream kernel reads that
+//! key). The control of the output scan runs once, in the test process, on
+//! the default backend.
+//! All of it runs in release and debug builds (`make test`): a debug build
+//! keeps every temporary in a stack slot, which is where a key copied
+//! through Rust code would show. On Windows the same scans run under wine
+//! (`make test-windows`): the caller saves xmm6-xmm15 (callee-saved there)
+//! around the `sysv64` kernels, which must leave no key in those saves
+//! either. Under qemu-user (aarch64) only the portable backend runs.
 
 use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 
 mod support;
 
@@ -31,29 +48,59 @@ fn at_depth(f: &mut dyn FnMut()) {
 }
 
 /// The 16-byte values that must not be found: every round key of the old
-/// schedule (the portable backend keeps only the key, round keys 0 and 1).
+/// schedule. The portable backend keeps only the key, round keys 0 and 1:
+/// the `aes` crate it calls expands the rest on the stack at every call,
+/// and those are not looked for.
 fn secrets(keys: &[[u8; 16]; 15]) -> Vec<[u8; 16]> {
     let n = if randp::keystream_backend() == "portable" { 2 } else { 15 };
     keys[..n].to_vec()
 }
 
 /// Reads the `SCAN` bytes of stack below `top` and the thread's state page
-/// with the extension its buffer grows into, and panics naming every secret
-/// found in either.
-fn assert_gone(what: &str, top: usize, secrets: &[[u8; 16]]) {
+/// with the extension its buffer grows into, and counts, for each secret in
+/// turn, the 16-byte windows (at every offset) equal to it: (on the stack,
+/// in the state).
+fn count_secrets(top: usize, secrets: &[[u8; 16]]) -> Vec<(usize, usize)> {
     let mut stack = vec![0u8; SCAN];
     read_memory(top - SCAN, &mut stack);
     let mut state = vec![0u8; randp::internals::STATE_MAPPING_LEN];
     assert!(randp::internals::copy_thread_state(&mut state));
-    let mut found = Vec::new();
-    for (i, s) in secrets.iter().enumerate() {
-        let on_stack = stack.windows(16).filter(|w| w == s).count();
-        let in_state = state.windows(16).filter(|w| w == s).count();
-        if on_stack + in_state > 0 {
-            found.push(format!("round key {i}: {on_stack} on the stack, {in_state} in the state"));
-        }
+    // One pass over each region, comparing in full only the windows whose
+    // first two bytes begin a secret: a pass per secret took a debug build
+    // a tenth of a second per scan, and each old-key test scans twice on
+    // every backend.
+    let prefix = |w: &[u8]| usize::from(u16::from_le_bytes([w[0], w[1]]));
+    let mut starts = vec![false; 1 << 16];
+    for s in secrets {
+        starts[prefix(s)] = true;
     }
-    assert!(found.is_empty(), "{what} ({} backend): the old key survives: {found:?}", randp::keystream_backend());
+    let count = |mem: &[u8]| {
+        let mut n = vec![0; secrets.len()];
+        for w in mem.windows(16).filter(|w| starts[prefix(w)]) {
+            for (i, s) in secrets.iter().enumerate() {
+                n[i] += usize::from(w == s);
+            }
+        }
+        n
+    };
+    count(&stack).into_iter().zip(count(&state)).collect()
+}
+
+/// Panics naming every secret found on the `SCAN` bytes of stack below
+/// `top` or in the thread's state ([`count_secrets`]).
+fn assert_gone(what: &str, top: usize, secrets: &[[u8; 16]]) {
+    let found: Vec<String> = count_secrets(top, secrets)
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, (on_stack, in_state))| on_stack + in_state > 0)
+        .map(|(i, (on_stack, in_state))| format!("round key {i}: {on_stack} on the stack, {in_state} in the state"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{what} ({} backend, {}): the old key survives: {found:?}",
+        randp::keystream_backend(),
+        mix()
+    );
 }
 
 /// Copies the process's memory at `addr` into `buf`.
@@ -109,7 +156,7 @@ fn skipped(what: &str) -> bool {
 
 /// Runs `check` on a thread with a 1 MiB stack, so that the whole scanned
 /// region is mapped.
-fn on_big_stack(check: fn()) {
+fn on_big_stack(check: impl FnOnce() + Send + 'static) {
     if skipped("key erasure scan") {
         return;
     }
@@ -123,6 +170,57 @@ fn on_big_stack(check: fn()) {
         .unwrap()
         .join()
         .unwrap();
+}
+
+/// Runs `check` as [`on_big_stack`] does on every keystream backend this CPU
+/// runs, each in a process of its own (`support::on_each_backend`: this
+/// test binary re-run for test `test` alone with the backend forced before
+/// its first draw); the calling test must not draw before. The parent says
+/// which backends passed.
+fn on_each_backend(test: &str, check: impl FnOnce() + Send + 'static) {
+    if skipped(test) {
+        return;
+    }
+    support::on_each_backend(test, || on_big_stack(check));
+    if std::env::var_os(support::BACKEND).is_none() {
+        let ran: Vec<_> =
+            randp::internals::Backend::ALL.into_iter().filter(|b| b.supported()).map(|b| b.name()).collect();
+        println!("{test}: passed on {}", ran.join(", "));
+    }
+}
+
+/// Runs old-key scan `scan` on every backend ([`on_each_backend`]), in each
+/// with the kernel mix and without it ([`with_and_without_mix`]).
+fn old_key_scan(test: &str, scan: fn()) {
+    on_each_backend(test, move || with_and_without_mix(scan));
+}
+
+/// Whether this test switched the kernel mix off ([`with_and_without_mix`]).
+static MIX_OFF: AtomicBool = AtomicBool::new(false);
+
+/// Which of [`with_and_without_mix`]'s runs this is, for a failure's message.
+fn mix() -> &'static str {
+    match (randp::internals::kernel_mix_available(), MIX_OFF.load(Relaxed)) {
+        (false, _) => "no kernel mix here",
+        (true, false) => "kernel mix on",
+        (true, true) => "kernel mix switched off",
+    }
+}
+
+/// Runs `scan` twice where this process mixes the kernel's output (the
+/// vDSO's getrandom) into the key before refills and long direct fills
+/// (`internals::kernel_mix_available`): as shipped, then with the mix
+/// switched off; once where it has no mix. With the mix, the key a refill's
+/// keystream kernel reads is the old key XORed with bytes the test never
+/// sees, so only the mix's own expansion reads the key the scan looks for;
+/// without it, the keystream kernel reads that key.
+fn with_and_without_mix(scan: fn()) {
+    scan();
+    if randp::internals::kernel_mix_available() {
+        MIX_OFF.store(true, Relaxed);
+        randp::internals::set_kernel_mix_off(true);
+        scan();
+    }
 }
 
 /// Repeats `draw` (at depth) until one call changed the key, then scans
@@ -148,9 +246,10 @@ fn scan_after_fill(what: &str, top: usize, out: &mut [u8]) {
     assert_gone(what, top, &secrets(&before));
 }
 
+/// Word draws until one refilled; then the key it replaced is gone.
 #[test]
 fn refill_by_word_draws_leaves_no_old_key() {
-    on_big_stack(|| {
+    old_key_scan("refill_by_word_draws_leaves_no_old_key", || {
         let marker = 0u8;
         let top = black_box(&marker) as *const u8 as usize;
         let _ = randp::u64();
@@ -160,9 +259,11 @@ fn refill_by_word_draws_leaves_no_old_key() {
     });
 }
 
+/// A fill written directly into the caller's buffer; then the key that
+/// wrote it is gone.
 #[test]
 fn direct_fill_leaves_no_old_key() {
-    on_big_stack(|| {
+    old_key_scan("direct_fill_leaves_no_old_key", || {
         let marker = 0u8;
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 16 * 1024];
@@ -171,9 +272,11 @@ fn direct_fill_leaves_no_old_key() {
     });
 }
 
+/// Fills from the buffer until one refilled; then the key it replaced is
+/// gone.
 #[test]
 fn small_fill_that_refills_leaves_no_old_key() {
-    on_big_stack(|| {
+    old_key_scan("small_fill_that_refills_leaves_no_old_key", || {
         let marker = 0u8;
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 1000];
@@ -182,9 +285,10 @@ fn small_fill_that_refills_leaves_no_old_key() {
     });
 }
 
+/// A fill long enough to reseed; then the key from before it is gone.
 #[test]
 fn reseed_leaves_no_old_key() {
-    on_big_stack(|| {
+    old_key_scan("reseed_leaves_no_old_key", || {
         let marker = 0u8;
         let top = black_box(&marker) as *const u8 as usize;
         let mut out = vec![0u8; 2 << 20];
@@ -194,70 +298,31 @@ fn reseed_leaves_no_old_key() {
     });
 }
 
-/// The control: a copy of the key left in a dead frame below the caller is
-/// found, so the scan above can fail.
+/// The control, on every backend: copies of every secret of the current
+/// key ([`secrets`]) left in a dead frame below the caller are each found
+/// on the stack, and each is found in the state (which holds the current
+/// key), so the scans above can fail in either place. The current key is
+/// searched for here, not an old one: the state always holds it, so only
+/// the stack's count shows the copy.
 #[test]
 fn scan_finds_a_key_left_on_the_stack() {
-    on_big_stack(|| {
+    on_each_backend("scan_finds_a_key_left_on_the_stack", || {
         let marker = 0u8;
         let top = black_box(&marker) as *const u8 as usize;
         randp::fill_bytes(&mut [0u8; 1]);
-        let keys = round_keys();
+        let secrets = secrets(&round_keys());
         at_depth(&mut || {
-            let copy: [u8; 16] = keys[1];
+            let mut copy = [[0u8; 16]; 15];
+            copy[..secrets.len()].copy_from_slice(&secrets);
             black_box(&copy);
         });
-        let result = std::panic::catch_unwind(|| assert_gone("control", top, &secrets(&keys)));
-        assert!(result.is_err(), "the scan missed a key copied onto the stack");
+        let counts = count_secrets(top, &secrets);
+        let backend = randp::keystream_backend();
+        for (i, &(on_stack, in_state)) in counts.iter().enumerate() {
+            assert!(on_stack > 0, "{backend} backend: the scan missed round key {i} copied onto the stack: {counts:?}");
+            assert!(in_state > 0, "{backend} backend: the scan missed round key {i} in the state: {counts:?}");
+        }
     });
-}
-
-/// The portable backend (the `aes` crate, which expands keys on the stack)
-/// passes the same scans once the stack it used is wiped: run in a child
-/// process that picks it before its first draw.
-#[test]
-fn portable_backend_leaves_no_old_key() {
-    const ROLE: &str = "RANDP_KEY_ERASURE_PORTABLE";
-    if std::env::var_os(ROLE).is_some() {
-        return; // the child runs portable_child only
-    }
-    if skipped("portable_backend_leaves_no_old_key") {
-        return;
-    }
-    let out = support::command(std::env::current_exe().unwrap())
-        .args(["--exact", "portable_child", "--test-threads=1", "--nocapture"])
-        .env(ROLE, "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("portable child: 3 scans passed"), "{stdout}");
-}
-
-/// The child half of `portable_backend_leaves_no_old_key`: does nothing
-/// unless run by it.
-#[test]
-fn portable_child() {
-    if std::env::var_os("RANDP_KEY_ERASURE_PORTABLE").is_none() {
-        return;
-    }
-    assert!(randp::internals::force_backend(randp::internals::Backend::Portable));
-    assert_eq!(randp::keystream_backend(), "portable");
-    on_big_stack(|| {
-        let marker = 0u8;
-        let top = black_box(&marker) as *const u8 as usize;
-        let mut out = vec![0u8; 16 * 1024];
-        randp::fill_bytes(&mut out[..1]);
-        scan_after_fill("portable: a 16 KiB direct fill", top, &mut out);
-        let before = round_keys();
-        at_depth(&mut || randp::fill_bytes(&mut out[..3000]));
-        at_depth(&mut || randp::fill_bytes(&mut out[..3000]));
-        assert_ne!(*round_keys(), *before);
-        assert_gone("portable: refills", top, &secrets(&before));
-        let mut big = vec![0u8; 2 << 20];
-        scan_after_fill("portable: a reseed", top, &mut big);
-    });
-    println!("portable child: 3 scans passed");
 }
 
 /// Every 16-byte window of `out` found in the `SCAN` bytes of dead stack
@@ -303,10 +368,7 @@ fn scan_fills_for_output() {
 /// vector moves would keep what they load in stack slots.
 #[test]
 fn fills_leave_no_output_on_the_stack() {
-    if skipped("fills_leave_no_output_on_the_stack") {
-        return;
-    }
-    support::on_each_backend("fills_leave_no_output_on_the_stack", || on_big_stack(scan_fills_for_output));
+    on_each_backend("fills_leave_no_output_on_the_stack", scan_fills_for_output);
 }
 
 /// The control: a copy of the output left in a dead frame below the caller
