@@ -408,8 +408,7 @@ static mut HANDLER_BUF: [u8; FILL] = [0; FILL];
 const ROOM: usize = 2560;
 
 extern "C" fn fill_on_altstack(_: libc::c_int) {
-    let local = 0u8;
-    let sp = std::hint::black_box(&local) as *const u8 as usize;
+    let sp = here();
     if HANDLER_DEPTH.load(Relaxed) == 1 {
         let free = sp - ALT_BASE.load(Relaxed);
         assert!(free > ROOM + 1024, "{free} bytes free on the alternate stack");
